@@ -1,0 +1,56 @@
+// buildApp(config, store): shared plugins, then each area as its own encapsulated plugin.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cors from '@fastify/cors';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AREAS } from './areas/index.js';
+import type { AreaDefinition } from './areas/types.js';
+import type { Config } from './config.js';
+import { installRootErrorHandling } from './platform/errors.js';
+import type { FixtureStore } from './platform/fixture-store.js';
+import { mockyardRoutes } from './platform/mockyard-routes.js';
+import { openapiPlugin } from './platform/openapi.js';
+
+export interface BuildAppOptions {
+  /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
+  only?: AreaDefinition;
+}
+
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  if (config.logLevel === 'silent') return false;
+  // Pretty output is for people at a terminal; pipes and containers get JSON lines.
+  if (process.stdout.isTTY) {
+    return { level: config.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } };
+  }
+  return { level: config.logLevel };
+}
+
+export async function buildApp(config: Config, store: FixtureStore, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config),
+    // Real clients send query strings of several KB (DKAN conditions); the Node default of 16 KB headers stays.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+    // Keep-alive sockets that are idle are closed at shutdown; busy ones finish their request first.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    // One line per request at info would drown a CI log; the journal and debug level have them.
+    disableRequestLogging: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
+  });
+
+  const areas = options.only ? [options.only] : AREAS;
+  installRootErrorHandling(app, !options.only);
+  await app.register(cors, {
+    origin: config.corsOrigins.includes('*') ? true : [...config.corsOrigins],
+    credentials: true,
+    exposedHeaders: ['Content-Range', 'Content-Length', 'ETag', 'Last-Modified', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset-Time'],
+  });
+  await app.register(openapiPlugin, { areas, prefixed: !options.only });
+  await app.register(mockyardRoutes, { prefix: '/__mockyard', areas, store, config });
+  for (const area of areas) {
+    await app.register(area.plugin, { prefix: options.only ? '' : area.prefix, config, store });
+  }
+  return app;
+}

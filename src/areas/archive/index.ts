@@ -1,0 +1,11 @@
+import type { AreaDefinition } from '../types.js';
+
+export const archiveArea: AreaDefinition = {
+  name: 'archive',
+  letter: 'A',
+  title: 'Internet Archive',
+  prefix: '/archive',
+  upstream: 'https://archive.org',
+  plugin: async () => {},
+  catalog: () => ({}),
+};

@@ -1,0 +1,9 @@
+import type { AreaDefinition } from './types.js';
+import { archiveArea } from './archive/index.js';
+import { marketcheckArea } from './marketcheck/index.js';
+import { appcenterArea } from './appcenter/index.js';
+import { agcoArea } from './agco/index.js';
+import { dkanArea } from './dkan/index.js';
+
+/** In SPEC.md order; --area-ports hands out ports in this order too. */
+export const AREAS: readonly AreaDefinition[] = [archiveArea, marketcheckArea, appcenterArea, agcoArea, dkanArea];

@@ -1,0 +1,11 @@
+import type { AreaDefinition } from '../types.js';
+
+export const marketcheckArea: AreaDefinition = {
+  name: 'marketcheck',
+  letter: 'B',
+  title: 'MarketCheck API v2',
+  prefix: '/marketcheck',
+  upstream: 'https://marketcheck-prod.apigee.net/v2',
+  plugin: async () => {},
+  catalog: () => ({}),
+};

@@ -1,0 +1,25 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AreaName } from '../../fixtures/types.js';
+import type { Config } from '../config.js';
+import type { FixtureStore } from '../platform/fixture-store.js';
+
+export type { AreaName };
+
+export interface AreaPluginOptions {
+  config: Config;
+  store: FixtureStore;
+}
+
+export interface AreaDefinition {
+  name: AreaName;
+  /** The letter SPEC.md uses for the area. */
+  letter: 'A' | 'B' | 'C' | 'D' | 'E';
+  title: string;
+  /** Where the area lives on the shared port. */
+  prefix: `/${AreaName}`;
+  /** The real service's base URL that a client swaps for mockyard's. */
+  upstream: string;
+  plugin: FastifyPluginAsync<AreaPluginOptions>;
+  /** This area's part of GET /__mockyard/fixtures: identifiers a user can try. */
+  catalog(store: FixtureStore, config: Config): unknown;
+}

@@ -1,0 +1,94 @@
+// The read-only fixture database, shared by all areas; swappable in watch mode.
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { DB_FILE } from '../../fixtures/build.js';
+
+type Listener = () => void;
+
+export class FixtureStore {
+  #db: Database.Database;
+  #statements = new Map<string, Database.Statement>();
+  #listeners = new Set<Listener>();
+  #filesDir: string;
+  #fingerprint: string;
+  #generation = 0;
+
+  private constructor(
+    readonly dataDir: string,
+    db: Database.Database,
+  ) {
+    this.#db = db;
+    [this.#filesDir, this.#fingerprint] = FixtureStore.#readMeta(dataDir, db);
+  }
+
+  static open(dataDir: string): FixtureStore {
+    return new FixtureStore(dataDir, FixtureStore.#openDb(dataDir));
+  }
+
+  static #openDb(dataDir: string): Database.Database {
+    const db = new Database(path.join(dataDir, DB_FILE), { readonly: true, fileMustExist: true });
+    // Fixture data never changes under a running server; keep hot pages in memory.
+    db.pragma('cache_size = -65536');
+    db.pragma('mmap_size = 268435456');
+    return db;
+  }
+
+  static #readMeta(dataDir: string, db: Database.Database): [string, string] {
+    const rows = db.prepare('SELECT key, value FROM mockyard_meta').all() as { key: string; value: string }[];
+    const meta = new Map(rows.map((r) => [r.key, r.value]));
+    return [path.join(dataDir, meta.get('files_dir') ?? 'files'), meta.get('fingerprint') ?? ''];
+  }
+
+  get db(): Database.Database {
+    return this.#db;
+  }
+
+  /** Folder with the generated files of this fixture generation (per area: <filesDir>/<area>). */
+  get filesDir(): string {
+    return this.#filesDir;
+  }
+
+  get fingerprint(): string {
+    return this.#fingerprint;
+  }
+
+  /** Increases on every swap; caches keyed by it forget answers from older data. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** A statement prepared once per generation of the database. */
+  prepare(sql: string): Database.Statement {
+    let stmt = this.#statements.get(sql);
+    if (!stmt) {
+      stmt = this.#db.prepare(sql);
+      this.#statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  /** Called after each swap, so areas drop what they derived from the old data. */
+  onSwap(listener: Listener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Opens the (rebuilt) database and makes it current. Requests already running keep the
+   * statements they hold; better-sqlite3 is synchronous, so none is mid-query at this point.
+   */
+  swap(): void {
+    const next = FixtureStore.#openDb(this.dataDir);
+    const old = this.#db;
+    this.#db = next;
+    [this.#filesDir, this.#fingerprint] = FixtureStore.#readMeta(this.dataDir, next);
+    this.#statements.clear();
+    this.#generation += 1;
+    for (const listener of this.#listeners) listener();
+    old.close();
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+}

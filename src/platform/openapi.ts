@@ -1,0 +1,42 @@
+// One OpenAPI document built from the route schemas, with a tag per area; Swagger UI at /docs.
+import fp from 'fastify-plugin';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { AreaDefinition } from '../areas/types.js';
+
+export interface OpenApiOptions {
+  areas: readonly AreaDefinition[];
+  /** False when an area is served at the root of its own port. */
+  prefixed: boolean;
+}
+
+async function openapi(app: FastifyInstance, opts: OpenApiOptions): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'mockyard',
+        version: '0.1.0',
+        description:
+          'Deterministic mocks of five real HTTP services. Swap the real base URL for the matching server below; nothing else changes.',
+      },
+      // Relative server URLs resolve against wherever this document was fetched from.
+      servers: [
+        { url: '/', description: 'mockyard: every area under its prefix' },
+        ...opts.areas.map((a) => ({
+          url: opts.prefixed ? a.prefix : '/',
+          description: `Area ${a.letter}, ${a.title}: stands in for ${a.upstream}`,
+        })),
+      ],
+      tags: [
+        ...opts.areas.map((a) => ({ name: a.name, description: `Area ${a.letter}: ${a.title} (real base URL ${a.upstream})` })),
+        { name: 'mockyard', description: 'Health, fixture catalog and test controls of mockyard itself' },
+      ],
+    },
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+}
+
+export const openapiPlugin = fp(openapi, { name: 'mockyard-openapi' });
