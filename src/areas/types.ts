@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaName } from '../../fixtures/types.js';
 import type { Config } from '../config.js';
 import type { FixtureStore } from '../platform/fixture-store.js';
@@ -22,4 +22,16 @@ export interface AreaDefinition {
   plugin: FastifyPluginAsync<AreaPluginOptions>;
   /** This area's part of GET /__mockyard/fixtures: identifiers a user can try. */
   catalog(store: FixtureStore, config: Config): unknown;
+  /**
+   * The error statuses each operation documents, and how to answer one of them with the area's real
+   * body. The platform uses it for `Prefer: code=<status>` and for the server-wide error rate.
+   */
+  forced: ForcedResponses;
+}
+
+export interface ForcedResponses {
+  /** operationId -> documented error statuses that can be forced. */
+  statuses: Readonly<Record<string, readonly number[]>>;
+  /** Sends the area's native response for that status (same body and headers as when it happens naturally). */
+  send(request: FastifyRequest, reply: FastifyReply, operationId: string, status: number): FastifyReply;
 }

@@ -8,4 +8,5 @@ export const agcoArea: AreaDefinition = {
   upstream: 'https://secure.agco-ats.com',
   plugin: async () => {},
   catalog: () => ({}),
+  forced: { statuses: {}, send: (_request, reply) => reply },
 };

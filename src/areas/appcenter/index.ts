@@ -8,4 +8,5 @@ export const appcenterArea: AreaDefinition = {
   upstream: 'https://api.appcenter.ms',
   plugin: async () => {},
   catalog: () => ({}),
+  forced: { statuses: {}, send: (_request, reply) => reply },
 };

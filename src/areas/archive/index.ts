@@ -8,4 +8,5 @@ export const archiveArea: AreaDefinition = {
   upstream: 'https://archive.org',
   plugin: async () => {},
   catalog: () => ({}),
+  forced: { statuses: {}, send: (_request, reply) => reply },
 };

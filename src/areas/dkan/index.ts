@@ -8,4 +8,5 @@ export const dkanArea: AreaDefinition = {
   upstream: 'https://data.medicaid.gov/api/1',
   plugin: async () => {},
   catalog: () => ({}),
+  forced: { statuses: {}, send: (_request, reply) => reply },
 };

@@ -8,4 +8,5 @@ export const marketcheckArea: AreaDefinition = {
   upstream: 'https://marketcheck-prod.apigee.net/v2',
   plugin: async () => {},
   catalog: () => ({}),
+  forced: { statuses: {}, send: (_request, reply) => reply },
 };
