@@ -2,7 +2,7 @@
 // The `mockyard` command: serve (default) or build the fixture database.
 import { Command, CommanderError, Option } from 'commander';
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, OPTIONS, resolveConfig, type ConfigInput } from './config.js';
+import { ConfigError, OPTIONS, renderOptionsTable, resolveConfig, type ConfigInput } from './config.js';
 import { StartError, ensureFixtures, startServer } from './server.js';
 
 const progress = (message: string) => process.stderr.write(`mockyard: ${message}\n`);
@@ -58,6 +58,13 @@ addOptions(program.command('fixtures').description('Build the fixture database n
         ? `built ${result.dbPath} in ${result.seconds.toFixed(2)}s (fingerprint ${result.fingerprint.slice(0, 12)})\n`
         : `${result.dbPath} is up to date (fingerprint ${result.fingerprint.slice(0, 12)})\n`,
     );
+  });
+
+program
+  .command('options-table', { hidden: true })
+  .description('Print the README option table')
+  .action(() => {
+    process.stdout.write(`${renderOptionsTable()}\n`);
   });
 
 try {

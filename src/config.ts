@@ -271,3 +271,12 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
   }
   return Object.freeze(out) as unknown as Config;
 }
+
+/** The README's option table, generated from OPTIONS so the two cannot drift apart. */
+export function renderOptionsTable(): string {
+  const rows = OPTIONS.map((spec) => {
+    const flag = spec.flag.replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|');
+    return `| \`${spec.key}\` | ${flag} | \`${spec.env}\` | ${spec.defaultText.replace(/</g, '&lt;').replace(/>/g, '&gt;')} | ${spec.description.replace(/\|/g, '\\|')} |`;
+  });
+  return ['| option | flag | environment | default | meaning |', '|---|---|---|---|---|', ...rows].join('\n');
+}
