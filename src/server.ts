@@ -1,7 +1,9 @@
 // Start and stop a whole mockyard: fixtures, store, the shared port and the optional per-area ports.
 import { watch, type FSWatcher } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { buildFixtures } from '../fixtures/build.js';
+import type { BuildResult } from '../fixtures/build.js';
+import { DB_FILE, fixtureFingerprint, isCurrent } from '../fixtures/fingerprint.js';
+import path from 'node:path';
 import { buildApp } from './app.js';
 import { AREAS } from './areas/index.js';
 import type { AreaName } from './areas/types.js';
@@ -24,7 +26,15 @@ export interface RunningMockyard {
 
 export type Progress = (message: string) => void;
 
-export function ensureFixtures(config: Config, progress: Progress, force = false) {
+/** Builds the fixture database when it is missing or stale; on a current one it loads no builder code. */
+export async function ensureFixtures(config: Config, progress: Progress, force = false): Promise<BuildResult> {
+  const started = process.hrtime.bigint();
+  const input = { fixturesDir: fixturesRoot(), seed: config.seed, scale: config.scale, dkanCsvDir: config.dkanCsvDir };
+  const fingerprint = fixtureFingerprint(input);
+  if (!force && isCurrent(config.dataDir, fingerprint)) {
+    return { built: false, dbPath: path.join(config.dataDir, DB_FILE), fingerprint, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+  }
+  const { buildFixtures } = await import('../fixtures/build.js');
   return buildFixtures({
     dataDir: config.dataDir,
     fixturesDir: fixturesRoot(),

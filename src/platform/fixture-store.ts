@@ -1,7 +1,7 @@
 // The read-only fixture database, shared by all areas; swappable in watch mode.
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { DB_FILE } from '../../fixtures/build.js';
+import { DB_FILE } from '../../fixtures/fingerprint.js';
 
 type Listener = () => void;
 

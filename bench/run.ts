@@ -1,0 +1,222 @@
+// npm run bench: mockyard against baselines measured in the same run, as ratios with pass/fail per goal.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolveConfig } from '../src/config.js';
+import { packageRoot } from '../src/paths.js';
+import { ensureFixtures } from '../src/server.js';
+import { type LoadResult, type Server, fetchBody, load, median, pinSelfToCore1, rssMiB, spawnNode, waitReady, download, hasTaskset } from './lib.js';
+import { type Workload, type BenchContext, workloads } from './workloads.js';
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10,100' },
+    only: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    'startup-runs': { type: 'string', default: '5' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (args.help) {
+  console.log(`npm run bench -- [options]
+  --duration <s>        seconds per load run (default 5)
+  --connections <list>  connection counts (default 10,100)
+  --only <list>         workload ids or prefixes (e.g. E,B-national,startup); default all
+  --quick               1 s runs at 10 connections, no scale-10 workloads: a smoke run
+  --startup-runs <n>    spawns per startup median (default 5)`);
+  process.exit(0);
+}
+
+const root = packageRoot();
+const dist = path.join(root, 'dist');
+const cli = path.join(dist, 'src', 'cli.js');
+const baselineScript = path.join(dist, 'bench', 'baseline-server.js');
+const duration = args.quick ? 1 : Number(args.duration);
+const connectionsList = (args.quick ? '10' : args.connections).split(',').map(Number);
+const only = args.only?.split(',').map((s) => s.trim());
+const selected = (id: string) => !only || only.some((o) => id === o || id.startsWith(`${o}-`) || id.startsWith(o));
+
+interface Row {
+  workload: string;
+  connections: number | null;
+  rps: number | null;
+  p50: number | null;
+  p99: number | null;
+  baseline: string | null;
+  baselineRps: number | null;
+  ratio: number | null;
+  rssMiB: number | null;
+  note: string;
+}
+interface Goal {
+  goal: string;
+  value: string;
+  pass: boolean;
+}
+const rows: Row[] = [];
+const goals: Goal[] = [];
+
+function goal(name: string, pass: boolean, value: string): void {
+  goals.push({ goal: name, pass, value });
+}
+
+async function startMockyard(dataDir: string, extra: string[] = []): Promise<Server> {
+  const child = spawnNode([cli, '--port', '0', '--log-level', 'warn', '--data-dir', dataDir, ...extra]);
+  return waitReady(child, /ready at (http:\/\/\S+)/, (m) => m[1]!);
+}
+
+async function startBaseline(kind: string, ...params: string[]): Promise<Server> {
+  const child = spawnNode([baselineScript, kind, ...params]);
+  return waitReady(child, /ready (\d+)/, (m) => `http://127.0.0.1:${m[1]}`);
+}
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'mockyard-bench-'));
+let fileCounter = 0;
+function tmpFile(content: string | Buffer): string {
+  const file = path.join(tmp, `f${fileCounter++}`);
+  writeFileSync(file, content);
+  return file;
+}
+
+async function runLoad(server: Server, w: Workload, connections: number, paths: readonly string[]): Promise<LoadResult> {
+  return load(server.url, paths, connections, duration, w.headers ?? {});
+}
+
+/** One workload: mockyard and its baseline alternately at each connection count. */
+async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<void> {
+  const paths = w.paths(ctx);
+  const sample = await fetchBody(`${mock.url}${paths[0]}`, w.headers);
+  if (sample.status >= 400) throw new Error(`${w.id}: ${paths[0]} answered ${sample.status}`);
+  let baseline: Server | undefined;
+  if (w.baseline === 'http-buffer' || w.baseline === 'fastify-buffer') {
+    baseline = await startBaseline(w.baseline, tmpFile(sample.body), sample.type);
+  } else if (w.baseline === 'fastify-sqlite' && w.sql) {
+    const { sql, params } = w.sql(ctx);
+    baseline = await startBaseline('fastify-sqlite', path.join(ctx.dataDir, 'mockyard.db'), tmpFile(sql), tmpFile(JSON.stringify(params)));
+  }
+  const baselinePaths = w.baseline === 'fastify-sqlite' ? paths.map((_, i) => `/q?i=${i}`) : ['/'];
+  try {
+    for (const connections of connectionsList) {
+      await runLoad(mock, w, connections, paths.slice(0, 50)); // warm-up (short)
+      const m = await runLoad(mock, w, connections, paths);
+      const b = baseline ? await load(baseline.url, baselinePaths, connections, duration) : undefined;
+      const ratio = b ? m.rps / b.rps : null;
+      rows.push({
+        workload: w.id,
+        connections,
+        rps: m.rps,
+        p50: m.p50,
+        p99: m.p99,
+        baseline: w.baseline ?? null,
+        baselineRps: b?.rps ?? null,
+        ratio,
+        rssMiB: rssMiB(mock.child.pid),
+        note: m.errors || m.non2xx ? `${m.errors} errors, ${m.non2xx} non-2xx` : '',
+      });
+      w.check?.({ connections, result: m, ratio, goal });
+    }
+  } finally {
+    await baseline?.stop();
+  }
+}
+
+async function startupFigures(dataDir: string): Promise<void> {
+  const runs = Number(args['startup-runs']);
+  const spawnToFirst200 = async (start: () => Promise<Server>, probePath: string) => {
+    const t0 = process.hrtime.bigint();
+    const server = await start();
+    for (;;) {
+      const res = await fetch(`${server.url}${probePath}`).catch(() => undefined);
+      if (res?.status === 200) break;
+    }
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    await server.stop();
+    return ms;
+  };
+  const mockMs: number[] = [];
+  const baseMs: number[] = [];
+  const sqlFile = tmpFile("SELECT json_object('status', 'ok') AS body FROM mockyard_meta LIMIT 1");
+  for (let i = 0; i < runs; i++) {
+    mockMs.push(await spawnToFirst200(() => startMockyard(dataDir), '/__mockyard/health'));
+    baseMs.push(await spawnToFirst200(() => startBaseline('fastify-sqlite', path.join(dataDir, 'mockyard.db'), sqlFile), '/'));
+  }
+  const m = median(mockMs);
+  const b = median(baseMs);
+  rows.push({ workload: 'startup', connections: null, rps: null, p50: m, p99: null, baseline: 'fastify-sqlite', baselineRps: null, ratio: m / b, rssMiB: null, note: `median of ${runs}: ${m.toFixed(0)} ms vs ${b.toFixed(0)} ms` });
+  goal('startup to first 200 <= 1.3x bare Fastify + better-sqlite3', m / b <= 1.3, `${(m / b).toFixed(2)}x (${m.toFixed(0)} / ${b.toFixed(0)} ms)`);
+}
+
+async function buildFigure(): Promise<void> {
+  const dir = path.join(tmp, 'build');
+  const config = resolveConfig({ dataDir: dir, logLevel: 'silent' }, {});
+  const result = await ensureFixtures(config, () => {}, true);
+  rows.push({ workload: 'build', connections: null, rps: null, p50: null, p99: null, baseline: null, baselineRps: null, ratio: null, rssMiB: null, note: `default fixture database built in ${result.seconds.toFixed(2)} s` });
+  goal('default fixture database builds in <= 10 s', result.seconds <= 10, `${result.seconds.toFixed(2)} s`);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+function fmt(n: number | null, digits = 0): string {
+  return n === null || Number.isNaN(n) ? '' : n.toFixed(digits);
+}
+
+function printTable(): void {
+  const header = ['workload', 'conn', 'req/s', 'p50 ms', 'p99 ms', 'baseline', 'base req/s', 'ratio', 'RSS MiB', 'note'];
+  const body = rows.map((r) => [r.workload, fmt(r.connections), fmt(r.rps), fmt(r.p50, 1), fmt(r.p99, 1), r.baseline ?? '', fmt(r.baselineRps), fmt(r.ratio, 2), fmt(r.rssMiB, 0), r.note]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+  for (const row of body) console.log(line(row));
+  console.log('\ngoals:');
+  for (const g of goals) console.log(`  ${g.pass ? 'PASS' : 'FAIL'}  ${g.goal}: ${g.value}`);
+}
+
+async function main(): Promise<void> {
+  pinSelfToCore1();
+  const started = Date.now();
+  console.log(`mockyard bench: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, ${hasTaskset ? 'server on core 0, load on core 1' : 'no taskset: unpinned'}; ${duration}s per run at ${connectionsList.join(',')} connections`);
+  const scale1 = resolveConfig({ logLevel: 'silent' }, {});
+  await ensureFixtures(scale1, (m) => console.log(`  ${m}`));
+  const needScale10 = !args.quick && workloads.some((w) => w.scale === 10 && selected(w.id));
+  const scale10Dir = path.join(root, 'bench', 'results', 'data-scale10');
+  if (needScale10) {
+    console.log('preparing the scale-10 fixture database (reused across runs) ...');
+    await ensureFixtures(resolveConfig({ logLevel: 'silent', scale: 10, dataDir: scale10Dir }, {}), (m) => console.log(`  ${m}`));
+  }
+
+  if (selected('build')) await buildFigure();
+  if (selected('startup')) await startupFigures(scale1.dataDir);
+
+  for (const scale of [1, 10] as const) {
+    const list = workloads.filter((w) => (w.scale ?? 1) === scale && selected(w.id) && !(args.quick && scale === 10));
+    if (list.length === 0) continue;
+    const dataDir = scale === 1 ? scale1.dataDir : scale10Dir;
+    const mock = await startMockyard(dataDir);
+    const ctx: BenchContext = { dataDir, scale, url: mock.url, measureDownload: (p) => download(`${mock.url}${p}`, mock.child.pid) };
+    try {
+      for (const w of list) {
+        console.log(`running ${w.id}: ${w.title}`);
+        if (w.custom) await w.custom(ctx, { rows, goal, rss: () => rssMiB(mock.child.pid) });
+        else await measure(ctx, mock, w);
+      }
+    } finally {
+      await mock.stop();
+    }
+  }
+
+  printTable();
+  const out = path.join(root, 'bench', 'results');
+  mkdirSync(out, { recursive: true });
+  const file = path.join(out, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, model: os.cpus()[0]?.model, duration, connections: connectionsList, seconds: (Date.now() - started) / 1000, rows, goals }, null, 2)}\n`);
+  console.log(`\nresults: ${path.relative(root, file)} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+main().catch((err) => {
+  console.error(err);
+  rmSync(tmp, { recursive: true, force: true });
+  process.exit(1);
+});
