@@ -42,6 +42,8 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
   });
 });
 
-describe.skipIf(available || required)('Swagger UI in headless Chromium', () => {
-  it.skip(`needs Chromium at ${executablePath} (apt-get install chromium)`, () => {});
-});
+if (!available && !required) {
+  describe('Swagger UI in headless Chromium', () => {
+    it.skip(`needs Chromium at ${executablePath} (apt-get install chromium)`, () => {});
+  });
+}
