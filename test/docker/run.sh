@@ -6,6 +6,9 @@ cd "$(dirname "$0")/../.."
 image="${MOCKYARD_IMAGE:-mockyard:test}"
 port="${MOCKYARD_TEST_PORT:-$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")}"
 name="mockyard-test-$$"
+# The engine installed from Debian ships its own client with BuildKit built in; a newer client
+# elsewhere on PATH may lack the buildx plugin.
+docker() { if [ -x /usr/bin/docker ]; then /usr/bin/docker "$@"; else command docker "$@"; fi; }
 
 echo "test:docker: building $image"
 DOCKER_BUILDKIT=1 docker build --network host -t "$image" . >/tmp/mockyard-docker-build.log 2>&1 \
