@@ -27,7 +27,7 @@ export interface Release {
 }
 
 export function releasesUrl(owner: string, app: string, query: Record<string, string | number | boolean> = {}): string {
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
   return `/appcenter/v0.1/apps/${encodeURIComponent(owner)}/${encodeURIComponent(app)}/releases${qs ? `?${qs}` : ''}`;
 }
 
