@@ -1,0 +1,36 @@
+// App Center's gateway error body: {message, statusCode, code}, with a per-request correlation id.
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+
+export interface GatewayError {
+  message: string;
+  statusCode: number;
+  code: string;
+}
+
+// 401 and 404 use the gateway's reason-phrase codes as observed live; 400 uses `BadRequest`, the code
+// the spec's ErrorDetails declares for the distribute API, so the body fits both documented shapes.
+const KINDS: Record<number, { code: string; text: string }> = {
+  400: { code: 'BadRequest', text: 'Bad request' },
+  401: { code: 'Unauthorized', text: 'Unauthorized' },
+  404: { code: 'Not Found', text: 'Not found' },
+};
+
+export class AppCenterError extends Error {
+  constructor(
+    readonly statusCode: 400 | 401 | 404,
+    /** Replaces the default text before the correlation id (e.g. which parameter was wrong). */
+    readonly detail?: string,
+  ) {
+    super(detail ?? KINDS[statusCode]!.text);
+  }
+}
+
+export function errorBody(statusCode: number, detail?: string): GatewayError {
+  const kind = KINDS[statusCode] ?? KINDS[400]!;
+  return { message: `${detail ?? kind.text}. Correlation ID: ${randomUUID()}`, statusCode, code: kind.code };
+}
+
+export function sendError(reply: FastifyReply, statusCode: number, detail?: string): FastifyReply {
+  return reply.code(statusCode).type('application/json; charset=utf-8').send(errorBody(statusCode, detail));
+}
