@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { resolveConfig } from '../../src/config.js';
+import { FixtureStore } from '../../src/platform/fixture-store.js';
 import { Journal, type JournalEntry } from '../../src/platform/journal.js';
+import { Runtime } from '../../src/platform/runtime.js';
 import { controlsApp } from './controls-helpers.js';
+import { FAKE_AREAS, fakeArchive } from './fake-areas.js';
 
 interface ListBody {
   total: number;
@@ -212,5 +217,26 @@ describe('admin routes', () => {
       expect(op?.security).toEqual([{ mockyardAdmin: [] }]);
     }
     expect(doc.components.securitySchemes).toHaveProperty('mockyardAdmin');
+  });
+});
+
+describe('--area-ports', () => {
+  it('an area on its own port shares the journal and controls with the shared port', async () => {
+    const config = resolveConfig({ logLevel: 'silent' });
+    const store = FixtureStore.open(config.dataDir);
+    const runtime = new Runtime(config);
+    const shared = await buildApp(config, store, { areas: FAKE_AREAS, runtime });
+    const own = await buildApp(config, store, { only: fakeArchive, runtime });
+    try {
+      const forced = await own.inject({ url: '/items/abc', headers: { prefer: 'code=404' } });
+      expect(forced.statusCode).toBe(404);
+      expect((await own.inject({ url: '/__mockyard/health' })).statusCode).toBe(200);
+      const body = (await shared.inject({ url: '/__mockyard/requests' })).json<ListBody>();
+      expect(body.requests.map((r) => [r.area, r.operationId, r.path, r.status, r.forced])).toEqual([['archive', 'fake_item', '/items/abc', 404, true]]);
+    } finally {
+      await shared.close();
+      await own.close();
+      store.close();
+    }
   });
 });
