@@ -9,10 +9,17 @@ import { installRootErrorHandling } from './platform/errors.js';
 import type { FixtureStore } from './platform/fixture-store.js';
 import { mockyardRoutes } from './platform/mockyard-routes.js';
 import { openapiPlugin } from './platform/openapi.js';
+import { adminRoutes } from './platform/admin-routes.js';
+import { controlsPlugin } from './platform/controls.js';
+import { Runtime } from './platform/runtime.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
   only?: AreaDefinition;
+  /** The areas to serve; tests pass small fake ones. Default: all five. */
+  areas?: readonly AreaDefinition[];
+  /** Journal and fault draws shared by several apps (the shared port and --area-ports). Default: a new one. */
+  runtime?: Runtime;
 }
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
@@ -40,15 +47,19 @@ export async function buildApp(config: Config, store: FixtureStore, options: Bui
     request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
   });
 
-  const areas = options.only ? [options.only] : AREAS;
+  const areas = options.only ? [options.only] : (options.areas ?? AREAS);
+  const runtime = options.runtime ?? new Runtime(config);
   installRootErrorHandling(app, !options.only);
   await app.register(cors, {
     origin: config.corsOrigins.includes('*') ? true : [...config.corsOrigins],
     credentials: true,
-    exposedHeaders: ['Content-Range', 'Content-Length', 'ETag', 'Last-Modified', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset-Time'],
+    exposedHeaders: ['Content-Range', 'Content-Length', 'ETag', 'Last-Modified', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset-Time', 'Preference-Applied', 'Mockyard-Error'],
   });
   await app.register(openapiPlugin, { areas, prefixed: !options.only });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas, store, config });
+  if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas, runtime, config });
+  // Before the areas, so its hooks wrap every area route.
+  await app.register(controlsPlugin, { areas, only: options.only, runtime, config });
   for (const area of areas) {
     await app.register(area.plugin, { prefix: options.only ? '' : area.prefix, config, store });
   }

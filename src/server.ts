@@ -1,5 +1,5 @@
 // Start and stop a whole mockyard: fixtures, store, the shared port and the optional per-area ports.
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { BuildResult } from '../fixtures/build.js';
 import { DB_FILE, fixtureFingerprint, isCurrent } from '../fixtures/fingerprint.js';
@@ -10,6 +10,8 @@ import type { AreaName } from './areas/types.js';
 import type { Config } from './config.js';
 import { fixturesRoot } from './paths.js';
 import { FixtureStore } from './platform/fixture-store.js';
+import { Runtime } from './platform/runtime.js';
+import { watchFixtures, type FixtureWatcher } from './platform/watch.js';
 
 export class StartError extends Error {}
 
@@ -21,6 +23,8 @@ export interface RunningMockyard {
   app: FastifyInstance;
   store: FixtureStore;
   config: Config;
+  /** Journal, reset and fault state shared by all ports. */
+  runtime: Runtime;
   close(): Promise<void>;
 }
 
@@ -71,75 +75,34 @@ export async function startServer(config: Config, progress: Progress = () => {})
   await ensureFixtures(config, progress);
   const store = FixtureStore.open(config.dataDir);
   const apps: FastifyInstance[] = [];
-  let watcher: FSWatcher | undefined;
+  const runtime = new Runtime(config);
+  let watcher: FixtureWatcher | undefined;
   const close = async () => {
     watcher?.close();
+    await watcher?.idle();
     await Promise.all(apps.map((a) => a.close()));
     store.close();
   };
   try {
-    const app = await buildApp(config, store);
+    const app = await buildApp(config, store, { runtime });
     apps.push(app);
     await listen(app, config.host, config.port);
     const areaUrls: Partial<Record<AreaName, string>> = {};
     if (config.areaPorts !== null) {
       for (const [i, area] of AREAS.entries()) {
-        const areaApp = await buildApp(config, store, { only: area });
+        const areaApp = await buildApp(config, store, { only: area, runtime });
         apps.push(areaApp);
         await listen(areaApp, config.host, config.areaPorts + i);
         areaUrls[area.name] = urlOf(areaApp, config);
       }
     }
-    if (config.watch) watcher = watchFixtures(config, store, app, progress);
-    return { url: urlOf(app, config), areaUrls, app, store, config, close };
+    if (config.watch) {
+      const dirs = [fixturesRoot(), config.dkanCsvDir].filter((d): d is string => d !== null && existsSync(d));
+      watcher = watchFixtures({ dirs, rebuild: () => ensureFixtures(config, progress), store, log: app.log });
+    }
+    return { url: urlOf(app, config), areaUrls, app, store, config, runtime, close };
   } catch (err) {
     await close();
     throw err;
   }
-}
-
-/** Rebuilds on fixture changes and swaps the new database in; requests keep being served throughout. */
-function watchFixtures(config: Config, store: FixtureStore, app: FastifyInstance, progress: Progress): FSWatcher {
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  let again = false;
-  const rebuild = async () => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    try {
-      const result = await ensureFixtures(config, progress);
-      if (result.built) {
-        store.swap();
-        app.log.info({ fingerprint: result.fingerprint }, 'fixtures rebuilt and swapped in');
-      }
-    } catch (err) {
-      app.log.error({ err }, 'fixture rebuild failed; still serving the previous data');
-    } finally {
-      running = false;
-      if (again) {
-        again = false;
-        void rebuild();
-      }
-    }
-  };
-  const dirs = [fixturesRoot(), ...(config.dkanCsvDir ? [config.dkanCsvDir] : [])];
-  const watchers = dirs.map((dir) =>
-    watch(dir, { recursive: true }, () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => void rebuild(), 150);
-    }),
-  );
-  const [first] = watchers;
-  if (!first) throw new StartError('nothing to watch');
-  // One handle for the caller; closing it closes all.
-  const originalClose = first.close.bind(first);
-  first.close = () => {
-    clearTimeout(timer);
-    originalClose();
-    for (const w of watchers.slice(1)) w.close();
-  };
-  return first;
 }

@@ -33,6 +33,11 @@ async function openapi(app: FastifyInstance, opts: OpenApiOptions): Promise<void
         ...opts.areas.map((a) => ({ name: a.name, description: `Area ${a.letter}: ${a.title} (real base URL ${a.upstream})` })),
         { name: 'mockyard', description: 'Health, fixture catalog and test controls of mockyard itself' },
       ],
+      components: {
+        securitySchemes: {
+          mockyardAdmin: { type: 'http', scheme: 'bearer', description: 'The --admin-token value, when one is set' },
+        },
+      },
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

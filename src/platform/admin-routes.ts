@@ -1,0 +1,145 @@
+// Admin routes under /__mockyard: the request journal and reset. Off with --admin off; behind a bearer token with --admin-token.
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from 'typebox';
+import type { AreaDefinition } from '../areas/types.js';
+import type { Config } from '../config.js';
+import type { Runtime } from './runtime.js';
+
+export interface AdminRoutesOptions {
+  areas: readonly AreaDefinition[];
+  runtime: Runtime;
+  config: Config;
+}
+
+const stringMap = (description?: string) =>
+  Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), description ? { description } : {});
+
+export const JournalEntrySchema = Type.Object({
+  id: Type.Integer({ description: 'Increases with every journaled request' }),
+  method: Type.String(),
+  area: Type.String(),
+  operationId: Type.Union([Type.String(), Type.Null()], { description: 'null for a path the area does not have' }),
+  path: Type.String(),
+  query: stringMap('api_key values masked as ***'),
+  headers: stringMap('Secrets (authorization, x-api-token, cookie, the admin token) masked as ***'),
+  status: Type.Union([Type.Integer(), Type.Null()], { description: 'null when no response was sent (fault=reset or empty, or the client went away)' }),
+  durationMs: Type.Number(),
+  timestamp: Type.String({ format: 'date-time', description: 'When the request arrived' }),
+  fault: Type.Union([Type.String(), Type.Null()]),
+  forced: Type.Boolean({ description: 'The status came from Prefer: code or the error rate' }),
+});
+
+const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
+
+function filterSchema(areas: readonly AreaDefinition[], withLimit: boolean) {
+  return Type.Object({
+    area: Type.Optional(Type.Union(areas.map((a) => Type.Literal(a.name)))),
+    operation: Type.Optional(Type.String({ description: 'operationId, e.g. dkan_datastore_query' })),
+    status: Type.Optional(Type.String({ pattern: '^[1-5](\\d\\d|xx)$', description: 'An exact status (404) or a class (4xx)' })),
+    since: Type.Optional(Type.String({ format: 'date-time', description: 'Only requests that arrived at or after this ISO time' })),
+    until: Type.Optional(Type.String({ format: 'date-time', description: 'Only requests that arrived at or before this ISO time' })),
+    ...(withLimit ? { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'At most this many, newest first' })) } : {}),
+  });
+}
+
+interface Filter {
+  area?: string;
+  operation?: string;
+  status?: string;
+  since?: string;
+  until?: string;
+  limit?: number;
+}
+
+export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOptions): Promise<void> {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const { runtime, config } = opts;
+  const token = config.adminToken === null ? null : Buffer.from(`Bearer ${config.adminToken}`);
+  const unauthorized = { 401: ErrorSchema };
+  const security = token ? [{ mockyardAdmin: [] }] : undefined;
+
+  if (token) {
+    app.addHook('onRequest', async (request, reply) => {
+      const given = Buffer.from(request.headers.authorization ?? '');
+      if (given.length !== token.length || !timingSafeEqual(given, token)) {
+        return reply
+          .code(401)
+          .header('www-authenticate', 'Bearer realm="mockyard"')
+          .send({ statusCode: 401, error: 'Unauthorized', message: 'Admin routes need Authorization: Bearer <the --admin-token value>' });
+      }
+    });
+  }
+
+  app.get(
+    '/requests',
+    {
+      schema: {
+        operationId: 'mockyard_requests_list',
+        tags: ['mockyard'],
+        summary: 'Recent area requests, newest first',
+        description: `The journal keeps the last ${config.journalSize} area requests (--journal-size).`,
+        querystring: filterSchema(opts.areas, true),
+        security,
+        response: {
+          200: Type.Object({
+            total: Type.Integer({ description: 'Entries matching the filters' }),
+            count: Type.Integer({ description: 'Entries returned (at most limit)' }),
+            requests: Type.Array(JournalEntrySchema),
+          }),
+          ...unauthorized,
+        },
+      },
+    },
+    async (request) => {
+      const { total, requests } = runtime.journal.list(request.query as Filter);
+      return { total, count: requests.length, requests };
+    },
+  );
+
+  app.get(
+    '/requests/count',
+    {
+      schema: {
+        operationId: 'mockyard_requests_count',
+        tags: ['mockyard'],
+        summary: 'How many journaled area requests match the filters',
+        querystring: filterSchema(opts.areas, false),
+        security,
+        response: { 200: Type.Object({ count: Type.Integer() }), ...unauthorized },
+      },
+    },
+    async (request) => ({ count: runtime.journal.count(request.query as Filter) }),
+  );
+
+  app.delete(
+    '/requests',
+    {
+      schema: {
+        operationId: 'mockyard_requests_clear',
+        tags: ['mockyard'],
+        summary: 'Empty the request journal',
+        security,
+        response: { 200: Type.Object({ cleared: Type.Integer({ description: 'Entries removed' }) }), ...unauthorized },
+      },
+    },
+    async () => ({ cleared: runtime.journal.clear() }),
+  );
+
+  app.post(
+    '/reset',
+    {
+      schema: {
+        operationId: 'mockyard_reset',
+        tags: ['mockyard'],
+        summary: 'Forget all runtime state: journal, seeded fault draws, areas\' counters (e.g. rate limits)',
+        security,
+        response: { 200: Type.Object({ status: Type.Literal('reset'), journalCleared: Type.Integer() }), ...unauthorized },
+      },
+    },
+    async () => ({ status: 'reset' as const, ...runtime.reset() }),
+  );
+}
+
+export type JournalEntryDto = Static<typeof JournalEntrySchema>;

@@ -1,0 +1,154 @@
+// The request journal: a ring buffer of the last N area requests, with secrets masked.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AreaName } from '../areas/types.js';
+
+export interface JournalEntry {
+  id: number;
+  method: string;
+  area: AreaName;
+  operationId: string | null;
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string | string[]>;
+  /** null when no response was sent (fault reset or empty). */
+  status: number | null;
+  durationMs: number;
+  timestamp: string;
+  /** The fault injected into this response, if any. */
+  fault: string | null;
+  /** True when the status came from `Prefer: code` or the error rate rather than the data. */
+  forced: boolean;
+}
+
+export interface JournalFilter {
+  area?: string;
+  operation?: string;
+  /** An exact status (`404`) or a class (`4xx`). */
+  status?: string;
+  /** ISO timestamps, inclusive. */
+  since?: string;
+  until?: string;
+  limit?: number;
+}
+
+const MASK = '***';
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-token', 'x-api-key', 'cookie']);
+const SECRET_QUERY = new Set(['api_key']);
+
+function maskValue(name: string, value: string): string {
+  // Keep the scheme: "is it Bearer or Basic?" is a question people debug.
+  if (name.endsWith('authorization')) {
+    const space = value.indexOf(' ');
+    return space > 0 ? `${value.slice(0, space)} ${MASK}` : MASK;
+  }
+  return MASK;
+}
+
+export function maskHeaders(headers: IncomingHttpHeaders, adminToken: string | null): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const hide = (name: string, v: string) => {
+    if (SECRET_HEADERS.has(name)) return maskValue(name, v);
+    return adminToken && v.includes(adminToken) ? v.split(adminToken).join(MASK) : v;
+  };
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.map((v) => hide(name, v)) : hide(name, value);
+  }
+  return out;
+}
+
+/** Query of a raw URL as an object; repeated keys become lists, secret values are masked. */
+export function maskedQuery(url: string, adminToken: string | null): Record<string, string | string[]> {
+  const q = url.indexOf('?');
+  const out: Record<string, string | string[]> = {};
+  if (q < 0) return out;
+  for (const [key, rawValue] of new URLSearchParams(url.slice(q + 1))) {
+    const secret = SECRET_QUERY.has(key.toLowerCase()) || (adminToken !== null && rawValue.includes(adminToken));
+    const value = secret ? MASK : rawValue;
+    const prev = out[key];
+    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}
+
+function statusMatches(status: number | null, wanted: string): boolean {
+  if (/^\dxx$/i.test(wanted)) return status !== null && Math.floor(status / 100) === Number(wanted[0]);
+  return status === Number(wanted);
+}
+
+export class Journal {
+  #entries: (JournalEntry | undefined)[];
+  #next = 0;
+  #size = 0;
+  #lastId = 0;
+
+  constructor(readonly capacity: number) {
+    this.#entries = new Array<JournalEntry | undefined>(capacity);
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  nextId(): number {
+    this.#lastId += 1;
+    return this.#lastId;
+  }
+
+  add(entry: JournalEntry): void {
+    if (this.capacity === 0) return;
+    this.#entries[this.#next] = entry;
+    this.#next = (this.#next + 1) % this.capacity;
+    this.#size = Math.min(this.#size + 1, this.capacity);
+  }
+
+  /** Newest first. */
+  *#newestFirst(): Generator<JournalEntry> {
+    for (let i = 1; i <= this.#size; i++) {
+      const entry = this.#entries[(this.#next - i + this.capacity) % this.capacity];
+      if (entry) yield entry;
+    }
+  }
+
+  #matches(filter: JournalFilter): (e: JournalEntry) => boolean {
+    const since = filter.since === undefined ? undefined : Date.parse(filter.since);
+    const until = filter.until === undefined ? undefined : Date.parse(filter.until);
+    return (e) => {
+      if (filter.area !== undefined && e.area !== filter.area) return false;
+      if (filter.operation !== undefined && e.operationId !== filter.operation) return false;
+      if (filter.status !== undefined && !statusMatches(e.status, filter.status)) return false;
+      if (since !== undefined || until !== undefined) {
+        const t = Date.parse(e.timestamp);
+        if (since !== undefined && t < since) return false;
+        if (until !== undefined && t > until) return false;
+      }
+      return true;
+    };
+  }
+
+  list(filter: JournalFilter = {}): { total: number; requests: JournalEntry[] } {
+    const matches = this.#matches(filter);
+    const limit = filter.limit ?? Infinity;
+    const requests: JournalEntry[] = [];
+    let total = 0;
+    for (const entry of this.#newestFirst()) {
+      if (!matches(entry)) continue;
+      total += 1;
+      if (requests.length < limit) requests.push(entry);
+    }
+    return { total, requests };
+  }
+
+  count(filter: JournalFilter = {}): number {
+    return this.list({ ...filter, limit: 0 }).total;
+  }
+
+  /** Empties the journal and returns how many entries it held. */
+  clear(): number {
+    const n = this.#size;
+    this.#entries = new Array<JournalEntry | undefined>(this.capacity);
+    this.#next = 0;
+    this.#size = 0;
+    return n;
+  }
+}

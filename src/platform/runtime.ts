@@ -1,0 +1,57 @@
+// Runtime state of a running mockyard (journal, fault draws) and the registry behind POST /__mockyard/reset.
+import type { Config } from '../config.js';
+import { Journal } from './journal.js';
+import { mulberry32, type Random } from './prng.js';
+
+type ResetListener = () => void;
+
+/**
+ * One per running mockyard, shared by the shared port and every --area-ports app, so the journal
+ * sees all of them. Fastify instances carry it as `app.runtime` (decorated before the areas are
+ * registered), so an area plugin can hook its own state into reset:
+ *
+ *   app.runtime.onReset(() => limiter.clear());
+ */
+export class Runtime {
+  readonly journal: Journal;
+  #errorRandom!: Random;
+  #latencyRandom!: Random;
+  #listeners = new Set<ResetListener>();
+
+  constructor(readonly config: Pick<Config, 'journalSize' | 'faultSeed'>) {
+    this.journal = new Journal(config.journalSize);
+    this.#seed();
+  }
+
+  #seed(): void {
+    // Separate streams, so turning latency on does not change which requests fail.
+    this.#errorRandom = mulberry32(this.config.faultSeed);
+    this.#latencyRandom = mulberry32(this.config.faultSeed ^ 0x9e3779b9);
+  }
+
+  /** Draws for the error rate. */
+  readonly errorRandom: Random = () => this.#errorRandom();
+  /** Draws for latency and `Prefer: delay` ranges. */
+  readonly latencyRandom: Random = () => this.#latencyRandom();
+
+  /** Registers state to forget on reset; returns a function that unregisters it. */
+  onReset(listener: ResetListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Clears the journal, restarts the seeded draws and calls every registered listener. */
+  reset(): { journalCleared: number } {
+    const journalCleared = this.journal.clear();
+    this.#seed();
+    for (const listener of this.#listeners) listener();
+    return { journalCleared };
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** mockyard's runtime state; see Runtime. */
+    runtime: Runtime;
+  }
+}

@@ -1,0 +1,102 @@
+// Each fault as a real HTTP client on a loopback socket sees it.
+import http from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { SLOW_INTERVAL_MS } from '../../src/platform/faults.js';
+import { controlsApp } from './controls-helpers.js';
+
+interface RawResult {
+  status?: number;
+  headers?: http.IncomingHttpHeaders;
+  body: Buffer;
+  /** Arrival time of each body chunk, ms after the request started. */
+  chunkTimes: number[];
+  error?: NodeJS.ErrnoException;
+  complete: boolean;
+}
+
+/** http.get that reports what arrived before any error instead of throwing it away. */
+function get(url: string, prefer?: string): Promise<RawResult> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const parts: Buffer[] = [];
+    const chunkTimes: number[] = [];
+    const result: RawResult = { body: Buffer.alloc(0), chunkTimes, complete: false };
+    const done = (error?: NodeJS.ErrnoException) => {
+      result.body = Buffer.concat(parts);
+      if (error) result.error = error;
+      resolve(result);
+    };
+    const req = http.get(url, { headers: prefer ? { prefer } : {}, agent: false }, (res) => {
+      result.status = res.statusCode;
+      result.headers = res.headers;
+      res.on('data', (chunk: Buffer) => {
+        parts.push(chunk);
+        chunkTimes.push(performance.now() - started);
+      });
+      res.on('end', () => {
+        result.complete = res.complete;
+        done();
+      });
+      res.on('error', (err) => done(err));
+    });
+    req.on('error', (err) => done(err));
+  });
+}
+
+describe('Prefer: fault over a real connection', () => {
+  it('reset: the connection is reset before any response', async () => {
+    const { url } = await controlsApp({}, true);
+    const res = await get(`${url}/archive/items/abc`, 'fault=reset');
+    expect(res.status).toBeUndefined();
+    expect(res.error?.code).toBe('ECONNRESET');
+    await expect(fetch(`${url}/archive/items/abc`, { headers: { prefer: 'fault=reset' } })).rejects.toThrow(TypeError);
+  });
+
+  it('empty: the connection closes without a byte of response (socket hang up)', async () => {
+    const { url } = await controlsApp({}, true);
+    const res = await get(`${url}/archive/items/abc`, 'fault=empty');
+    expect(res.status).toBeUndefined();
+    expect(res.error?.message).toBe('socket hang up');
+    expect(res.body.length).toBe(0);
+  });
+
+  it('malformed: headers promise the full body, the connection closes after half of it', async () => {
+    const { url } = await controlsApp({}, true);
+    const whole = await get(`${url}/archive/items/abc?size=4000`);
+    expect(whole.complete).toBe(true);
+    const res = await get(`${url}/archive/items/abc?size=4000`, 'fault=malformed');
+    expect(res.status).toBe(200);
+    expect(Number(res.headers?.['content-length'])).toBe(whole.body.length);
+    expect(res.complete).toBe(false);
+    expect(res.body.length).toBe(Math.floor(whole.body.length / 2));
+    expect(whole.body.subarray(0, res.body.length).equals(res.body)).toBe(true);
+    // A forced error page can be cut short too.
+    const forced = await get(`${url}/archive/items/abc`, 'code=503, fault=malformed');
+    expect(forced.status).toBe(503);
+    expect(forced.complete).toBe(false);
+    // fetch sees the truncation when reading the body.
+    const response = await fetch(`${url}/archive/items/abc?size=4000`, { headers: { prefer: 'fault=malformed' } });
+    await expect(response.text()).rejects.toThrow();
+  });
+
+  it('slow: the whole body arrives, in pieces spread over time', async () => {
+    const { url } = await controlsApp({}, true);
+    const whole = await get(`${url}/archive/items/abc?size=2000`);
+    const res = await get(`${url}/archive/items/abc?size=2000`, 'fault=slow');
+    expect(res.status).toBe(200);
+    expect(res.complete).toBe(true);
+    expect(res.body.equals(whole.body)).toBe(true);
+    expect(res.chunkTimes.length).toBeGreaterThanOrEqual(10);
+    const spread = (res.chunkTimes.at(-1) ?? 0) - (res.chunkTimes[0] ?? 0);
+    expect(spread).toBeGreaterThanOrEqual((res.chunkTimes.length - 1) * SLOW_INTERVAL_MS * 0.8);
+    expect(JSON.parse(res.body.toString())).toEqual({ id: 'abc', data: 'x'.repeat(2000) });
+  });
+
+  it('the server keeps serving other clients after each fault', async () => {
+    const { url } = await controlsApp({}, true);
+    for (const fault of ['reset', 'empty', 'malformed']) await get(`${url}/archive/items/abc`, `fault=${fault}`);
+    const res = await fetch(`${url}/archive/items/abc`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ id: 'abc', data: 'x'.repeat(10) });
+  });
+});

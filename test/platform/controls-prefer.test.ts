@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_DELAY_MS, PreferError, parsePrefer } from '../../src/platform/prefer.js';
+import { mulberry32 } from '../../src/platform/prng.js';
+import { controlsApp } from './controls-helpers.js';
+import { NOT_FOUND_PAGE, UNAVAILABLE_PAGE } from './fake-areas.js';
+
+describe('parsePrefer', () => {
+  it('reads several preferences from one header or several, first of each kind wins, unknown ones ignored', () => {
+    expect(parsePrefer('code=404, delay=100-200, return=minimal, fault=slow')).toEqual({ code: 404, delay: [100, 200], fault: 'slow' });
+    expect(parsePrefer(['code="503"', 'code=404; foo=bar', 'DELAY=5'])).toEqual({ code: 503, delay: [5, 5] });
+    expect(parsePrefer('respond-async, wait=10')).toEqual({});
+    expect(parsePrefer(undefined)).toEqual({});
+  });
+
+  it('caps delays and rejects bad values of known preferences', () => {
+    expect(parsePrefer('delay=999999')).toEqual({ delay: [MAX_DELAY_MS, MAX_DELAY_MS] });
+    for (const bad of ['code=40', 'code=abc', 'code=700', 'delay=-5', 'delay=200-100', 'delay=soon', 'fault=explode']) {
+      expect(() => parsePrefer(bad), bad).toThrow(PreferError);
+    }
+  });
+});
+
+describe('Prefer: code', () => {
+  it('answers a documented status with the same body, headers and type as when it happens naturally', async () => {
+    const { app } = await controlsApp();
+    const natural = await app.inject({ url: '/archive/items/missing' });
+    const forced = await app.inject({ url: '/archive/items/missing', headers: { prefer: 'code=404' } });
+    expect(natural.statusCode).toBe(404);
+    expect(forced.statusCode).toBe(404);
+    expect(forced.body).toBe(natural.body);
+    expect(forced.headers['content-type']).toBe(natural.headers['content-type']);
+    expect(forced.headers['x-fake']).toBe('natural-404');
+    expect(forced.headers['preference-applied']).toBe('code=404');
+
+    // An existing item forced to 404 looks exactly like a missing one.
+    const existing = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'code=404' } });
+    expect(existing.statusCode).toBe(404);
+    expect(existing.body).toBe(NOT_FOUND_PAGE('abc'));
+
+    const unavailable = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'code=503' } });
+    expect(unavailable.statusCode).toBe(503);
+    expect(unavailable.body).toBe(UNAVAILABLE_PAGE);
+    expect(unavailable.headers['retry-after']).toBe('120');
+  });
+
+  it('lets the natural success through for 2xx, and does not touch paths without an operation', async () => {
+    const { app } = await controlsApp();
+    const ok = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'code=200' } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ id: 'abc', data: 'x'.repeat(10) });
+    const unknown = await app.inject({ url: '/archive/nope', headers: { prefer: 'code=503' } });
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it('answers 400 naming the documented statuses when asked for one the operation does not have', async () => {
+    const { app } = await controlsApp();
+    // No 400 documented: mockyard's own JSON error.
+    const res = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'code=418' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+    expect(res.json().message).toContain('fake_item');
+    expect(res.json().message).toContain('404, 503');
+    expect(res.headers['mockyard-error']).toBe(res.json().message);
+
+    // 400 documented: the area's own 400 body, which its clients know how to read; the reason in a header.
+    const natural400 = await app.inject({ url: '/dkan/query?limit=ten' });
+    const dkan = await app.inject({ url: '/dkan/query', headers: { prefer: 'code=503' } });
+    expect(dkan.statusCode).toBe(400);
+    expect(Object.keys(dkan.json()).sort()).toEqual(Object.keys(natural400.json()).sort());
+    expect(dkan.headers['mockyard-error']).toContain('400, 401');
+
+    const badValue = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'fault=explode' } });
+    expect(badValue.statusCode).toBe(400);
+    expect(badValue.json().message).toContain('reset, empty, malformed, slow');
+  });
+});
+
+describe('delays', () => {
+  it('Prefer: delay holds the response back by about that long', async () => {
+    const { app } = await controlsApp();
+    const started = performance.now();
+    const res = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'delay=400' } });
+    const took = performance.now() - started;
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['preference-applied']).toBe('delay=400');
+    expect(took).toBeGreaterThanOrEqual(390);
+    expect(took).toBeLessThan(3000);
+
+    const quick = performance.now();
+    await app.inject({ url: '/archive/items/abc' });
+    expect(performance.now() - quick).toBeLessThan(390);
+  });
+
+  it('a delay range picks a value inside the range, and combines with a forced code', async () => {
+    const { app } = await controlsApp();
+    const res = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'delay=100-150, code=503' } });
+    expect(res.statusCode).toBe(503);
+    const [delayPart, codePart] = String(res.headers['preference-applied']).split(', ');
+    const ms = Number(delayPart?.replace('delay=', ''));
+    expect(ms).toBeGreaterThanOrEqual(100);
+    expect(ms).toBeLessThanOrEqual(150);
+    expect(codePart).toBe('code=503');
+  });
+
+  it('--latency delays every area request but not mockyard\'s own routes', async () => {
+    const { app } = await controlsApp({ latency: '400-450' });
+    let started = performance.now();
+    await app.inject({ url: '/dkan/query' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(395);
+    started = performance.now();
+    await app.inject({ url: '/__mockyard/health' });
+    expect(performance.now() - started).toBeLessThan(395);
+  });
+});
+
+describe('--error-rate', () => {
+  async function statuses(seed: number, rate: number, n: number, url: string): Promise<number[]> {
+    const { app } = await controlsApp({ errorRate: String(rate), faultSeed: String(seed) });
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) out.push((await app.inject({ url })).statusCode);
+    return out;
+  }
+
+  it('fails a seeded, reproducible share of requests with the operation\'s documented status', async () => {
+    const a = await statuses(7, 30, 200, '/archive/items/abc');
+    const b = await statuses(7, 30, 200, '/archive/items/abc');
+    expect(a).toEqual(b);
+    expect(new Set(a)).toEqual(new Set([200, 503]));
+    // The draws are exactly the seeded sequence: request i fails when draw i < 30 %.
+    const random = mulberry32(7);
+    expect(a).toEqual(a.map(() => (random() * 100 < 30 ? 503 : 200)));
+    const failed = a.filter((s) => s === 503).length;
+    expect(failed).toBeGreaterThan(30);
+    expect(failed).toBeLessThan(90);
+
+    const other = await statuses(8, 30, 200, '/archive/items/abc');
+    expect(other).not.toEqual(a);
+  });
+
+  it('uses the area\'s body for the forced failure and the first documented error when there is no preferred one', async () => {
+    const { app } = await controlsApp({ errorRate: '100' });
+    const res = await app.inject({ url: '/archive/items/abc' });
+    expect(res.statusCode).toBe(503);
+    expect(res.body).toBe(UNAVAILABLE_PAGE);
+    const dkan = await app.inject({ url: '/dkan/query' });
+    expect(dkan.statusCode).toBe(400);
+    expect(dkan.json()).toMatchObject({ status: 400 });
+    // mockyard's own routes never fail.
+    expect((await app.inject({ url: '/__mockyard/health' })).statusCode).toBe(200);
+  });
+
+  it('POST /__mockyard/reset restarts the seeded sequence', async () => {
+    const { app } = await controlsApp({ errorRate: '50', faultSeed: '3' });
+    const run = async () => {
+      const out: number[] = [];
+      for (let i = 0; i < 40; i++) out.push((await app.inject({ url: '/archive/items/abc' })).statusCode);
+      return out;
+    };
+    const first = await run();
+    expect((await app.inject({ method: 'POST', url: '/__mockyard/reset' })).statusCode).toBe(200);
+    expect(await run()).toEqual(first);
+  });
+});
