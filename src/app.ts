@@ -1,5 +1,5 @@
 // buildApp(config, store): shared plugins, then each area as its own encapsulated plugin.
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AREAS } from './areas/index.js';
@@ -40,7 +40,7 @@ export async function buildApp(config: Config, store: FixtureStore, options: Bui
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     // One line per request at info would drown a CI log; the journal and debug level have them.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onResponse', async (request, reply) => {
