@@ -34,7 +34,7 @@ export interface ApiErrorBody {
 }
 
 export function qs(params: Record<string, string | number | boolean>): string {
-  const s = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+  const s = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString();
   return s ? `?${s}` : '';
 }
 
