@@ -1,5 +1,5 @@
 // Shared request helpers for the AGCO suites.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expectContract } from '../helpers/contract.js';
 
 export const OP = 'StringDefinitions_GetDefinitions';
@@ -39,7 +39,7 @@ export function qs(params: Record<string, string | number | boolean>): string {
 }
 
 /** GET the operation, check it against the contract, and return the response. */
-export async function call(app: FastifyInstance, params: Record<string, string | number | boolean> = {}, headers: Record<string, string> = AUTH) {
+export async function call(app: FastifyInstance, params: Record<string, string | number | boolean> = {}, headers: Record<string, string> = AUTH): Promise<LightMyRequestResponse> {
   const res = await app.inject({ method: 'GET', url: `${PATH}${qs(params)}`, headers });
   expectContract(OP, res);
   return res;
