@@ -61,6 +61,12 @@ describe('agco descriptionText, stringText and useFullText', async () => {
     }
   });
 
+  it('wildcard matching is case-insensitive beyond ASCII', async () => {
+    const body = await page(app, { stringText: 'ÖLTEMPERATUR*', includeTranslations: true, limit: 50 });
+    expect(body.Metadata.TotalCount).toBe(defsWithTranslation((t) => !t.deleted && lower(t.value).startsWith('öltemperatur')));
+    expect(body.Metadata.TotalCount).toBeGreaterThan(0);
+  });
+
   it('stringText searches only the languages asked for', async () => {
     const body = await page(app, { stringText: '*Error*', includeTranslations: true, languageIds: '3082', limit: 20 });
     expect(body.Metadata.TotalCount).toBe(defsWithTranslation((t) => t.lang === 3082 && lower(t.value).includes('error')));

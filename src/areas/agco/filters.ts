@@ -7,8 +7,8 @@ export const DEFAULT_LIMIT = 10;
 export const MAX_STRING_IDS = 40;
 const MAX_ROWVERSION = 2n ** 63n - 1n;
 
-/** How a text parameter is matched: a LIKE pattern (wildcards) or an FTS5 query (useFullText). */
-export type TextMatch = { kind: 'like'; pattern: string } | { kind: 'fts'; query: string } | { kind: 'all' };
+/** How a text parameter is matched: a GLOB pattern over lower-cased text (wildcards) or an FTS5 query (useFullText). */
+export type TextMatch = { kind: 'glob'; pattern: string } | { kind: 'fts'; query: string } | { kind: 'all' };
 
 export interface DefinitionFilter {
   limit: number;
@@ -24,16 +24,17 @@ export interface DefinitionFilter {
 }
 
 /**
- * `*` at the start and/or end is a wildcard; anything else, including `%`, `_` and a `*` in the middle,
- * is literal. Without wildcards the whole text must match (case-insensitively, as SQL Server's default collation).
+ * `*` at the start and/or end is a wildcard; anything else, including `%`, `_`, `?`, `[` and a `*` in the
+ * middle, is literal. Without wildcards the whole text must match. Matching is case-insensitive (as SQL
+ * Server's default collation): the pattern is lower-cased and compared with the lower-cased columns.
  */
-export function likePattern(text: string): string {
+export function globPattern(text: string): string {
   const leading = text.startsWith('*');
   let body = leading ? text.slice(1) : text;
   const trailing = body.endsWith('*');
   if (trailing) body = body.slice(0, -1);
-  const escaped = body.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return `${leading ? '%' : ''}${escaped}${trailing ? '%' : ''}`;
+  const escaped = body.toLowerCase().replace(/[*?[]/g, (c) => `[${c}]`);
+  return `${leading ? '*' : ''}${escaped}${trailing ? '*' : ''}`;
 }
 
 /**
@@ -52,7 +53,7 @@ export function ftsQuery(text: string): string | null {
 }
 
 function textMatch(text: string, fullText: boolean): TextMatch {
-  if (!fullText) return { kind: 'like', pattern: likePattern(text) };
+  if (!fullText) return { kind: 'glob', pattern: globPattern(text) };
   const query = ftsQuery(text);
   return query === null ? { kind: 'all' } : { kind: 'fts', query };
 }

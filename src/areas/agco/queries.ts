@@ -1,4 +1,5 @@
 // Prepared SQL for StringDefinitions: SQLite builds each definition's JSON, translations included, in one query.
+import { LRUCache } from 'lru-cache';
 import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { DefinitionFilter, TextMatch } from './filters.js';
 
@@ -12,9 +13,9 @@ type Params = Record<string, string | number | bigint>;
 
 function textCondition(column: string, ftsTable: string, rowid: string, match: TextMatch, name: string, params: Params): string | null {
   if (match.kind === 'all') return null;
-  if (match.kind === 'like') {
+  if (match.kind === 'glob') {
     params[name] = match.pattern;
-    return `${column} LIKE @${name} ESCAPE '\\'`;
+    return `${column}_lc GLOB @${name}`;
   }
   params[name] = match.query;
   return `${rowid} IN (SELECT rowid FROM ${ftsTable} WHERE ${ftsTable} MATCH @${name})`;
@@ -54,8 +55,9 @@ export function findDefinitions(store: FixtureStore, f: DefinitionFilter): Defin
   let translationMatch: string | null = null;
   if (f.stringText) {
     translationMatch = textCondition('t.value', 'agco_translations_fts', 't.rowid', f.stringText, 'stringText', params);
-    const conditions = ['t.def_rowid = d.rowid', ...languages, ...(translationMatch ? [translationMatch] : [])];
-    where.push(`EXISTS (SELECT 1 FROM agco_translations t WHERE ${conditions.join(' AND ')})`);
+    const conditions = [...languages, ...(translationMatch ? [translationMatch] : [])];
+    // One pass over the translations into a set of definitions beats a probe per definition.
+    where.push(`d.rowid IN (SELECT t.def_rowid FROM agco_translations t${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''})`);
   }
   if (f.modifiedAfter !== null) {
     params.after = f.modifiedAfter;
@@ -88,8 +90,25 @@ export function findDefinitions(store: FixtureStore, f: DefinitionFilter): Defin
   const countParams = { ...params };
   delete countParams.limit;
   if (!f.stringText) delete countParams.languageIds;
-  const total = store.prepare(`SELECT count(*) FROM agco_definitions d ${filter}`).pluck().get(countParams) as number;
-  return { entities, total };
+  return { entities, total: countDefinitions(store, `SELECT count(*) FROM agco_definitions d ${filter}`, countParams) };
+}
+
+// Counting scans every match while a page stops after `limit` rows; the data is read-only, so counts are kept.
+const counts = new WeakMap<FixtureStore, LRUCache<string, number>>();
+
+function countDefinitions(store: FixtureStore, sql: string, params: Params): number {
+  let cache = counts.get(store);
+  if (!cache) {
+    cache = new LRUCache<string, number>({ max: 2000 });
+    counts.set(store, cache);
+  }
+  const key = `${store.generation}\0${sql}\0${JSON.stringify(params, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
+  let total = cache.get(key);
+  if (total === undefined) {
+    total = store.prepare(sql).pluck().get(params) as number;
+    cache.set(key, total);
+  }
+  return total;
 }
 
 export interface LanguageRow {

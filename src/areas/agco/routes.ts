@@ -1,11 +1,12 @@
 // GET /api/v2/StringDefinitions: schema, auth, thin handler, and the area's own 404 and error handling.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { LRUCache } from 'lru-cache';
 import type { AreaPluginOptions } from '../types.js';
 import { AgcoError, badRequest, sendApiError, unauthorized } from './errors.js';
-import { parseFilter } from './filters.js';
+import { parseFilter, type DefinitionFilter } from './filters.js';
 import { findDefinitions } from './queries.js';
-import { isXml, mediaTypeOf, pagedResponseXml, sendAs } from './representation.js';
+import { isXml, mediaTypeOf, pagedResponseXml, sendAs, type MediaType } from './representation.js';
 import { ApiErrorSchema, BOOLEAN_PARAMS, HeadersSchema, PagedResponseSchema, QuerySchema, type PagedResponse } from './schemas.js';
 
 export const OPERATION_ID = 'StringDefinitions_GetDefinitions';
@@ -32,6 +33,22 @@ function validationMessage(error: FastifyError, query: Record<string, unknown>):
 export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
   const { store, config } = opts;
   const tokens = new Set(config.agcoTokens);
+
+  // Fixture data only changes on a swap, so a rendered page stays right until then; clients poll the same queries.
+  const pages = new LRUCache<string, string>({ max: 500, maxSize: 64 * 1024 * 1024, sizeCalculation: (body) => body.length || 1 });
+  store.onSwap(() => pages.clear());
+  const render = (filter: DefinitionFilter, type: MediaType): string => {
+    const key = `${type} ${JSON.stringify(filter, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
+    let body = pages.get(key);
+    if (body === undefined) {
+      const page = findDefinitions(store, filter);
+      const metadata = `{"TotalCount":${page.total},"Limit":${filter.limit},"Offset":0}`;
+      const json = `{"Entities":[${page.entities.join(',')}],"Metadata":${metadata}}`;
+      body = isXml(type) ? pagedResponseXml(JSON.parse(json) as PagedResponse) : json;
+      pages.set(key, body);
+    }
+    return body;
+  };
 
   app.addHook('onRequest', async (request, reply) => {
     const header = request.headers.authorization;
@@ -90,12 +107,8 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
       },
     },
     async (request, reply) => {
-      const filter = parseFilter(request.query);
-      const page = findDefinitions(store, filter);
       const type = mediaTypeOf(request);
-      const metadata = `{"TotalCount":${page.total},"Limit":${filter.limit},"Offset":0}`;
-      const json = `{"Entities":[${page.entities.join(',')}],"Metadata":${metadata}}`;
-      return sendAs(reply, type, 200, isXml(type) ? pagedResponseXml(JSON.parse(json) as PagedResponse) : json);
+      return sendAs(reply, type, 200, render(parseFilter(request.query), type));
     },
   );
 }
