@@ -88,6 +88,18 @@ describe('agco content negotiation', async () => {
     expect(parsed.ApiError.UserMessage).toContain('"<&>"');
   });
 
+  it('documents the operation with its real parameter names in /openapi.json', async () => {
+    const res = await app.inject({ url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const paths = (res.json() as { paths: Record<string, { get?: { operationId: string; parameters: { name: string; in: string }[] } }> }).paths;
+    // The document may list the path with or without the /agco server prefix.
+    const op = Object.entries(paths).find(([p]) => p.endsWith('/api/v2/StringDefinitions'))![1].get!;
+    expect(op.operationId).toBe(OP);
+    expect(op.parameters.filter((p) => p.in === 'query').map((p) => p.name).sort()).toEqual(
+      ['descriptionText', 'includeDeletedLanguages', 'includeTranslations', 'languageIds', 'limit', 'matchingTranslationsOnly', 'modifiedAfterTimestamp', 'stringIds', 'stringText', 'useFullText'],
+    );
+  });
+
   it('unknown paths under /agco answer a 404 ApiError', async () => {
     const res = await app.inject({ url: '/agco/api/v2/Nope', headers: AUTH });
     expect(res.statusCode).toBe(404);
