@@ -1,4 +1,14 @@
+// Area D: AGCO ATS string definitions (GET /api/v2/StringDefinitions).
+import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { AreaDefinition } from '../types.js';
+import { AgcoError, UNAUTHORIZED_MESSAGE, sendApiError } from './errors.js';
+import { firstStringIds, listLanguages } from './queries.js';
+import { OPERATION_ID, stringDefinitionRoutes } from './routes.js';
+
+/** Shown in the catalog when no --agco-tokens list is set; any non-empty token works then. */
+export const EXAMPLE_TOKENS = ['mockyard-agco-token', 'demo-translator', 'ci-bot'];
+
+const catalogCache = new WeakMap<FixtureStore, { generation: number; value: unknown }>();
 
 export const agcoArea: AreaDefinition = {
   name: 'agco',
@@ -6,7 +16,24 @@ export const agcoArea: AreaDefinition = {
   title: 'AGCO ATS API',
   prefix: '/agco',
   upstream: 'https://secure.agco-ats.com',
-  plugin: async () => {},
-  catalog: () => ({}),
-  forced: { statuses: {}, send: (_request, reply) => reply },
+  plugin: stringDefinitionRoutes,
+  catalog: (store, config) => {
+    const cached = catalogCache.get(store);
+    let data = cached?.generation === store.generation ? cached.value : undefined;
+    if (data === undefined) {
+      data = { languages: listLanguages(store), stringIds: firstStringIds(store, 50) };
+      catalogCache.set(store, { generation: store.generation, value: data });
+    }
+    return { tokens: config.agcoTokens.length > 0 ? [...config.agcoTokens] : EXAMPLE_TOKENS, ...(data as object) };
+  },
+  forced: {
+    statuses: { [OPERATION_ID]: [400, 401] },
+    send: (request, reply, _operationId, status) => {
+      const error =
+        status === 401
+          ? new AgcoError(401, UNAUTHORIZED_MESSAGE, 'The bearer token was rejected (forced response).')
+          : new AgcoError(status, 'The request is invalid.', `Forced ${status} response.`);
+      return sendApiError(request, reply, error);
+    },
+  },
 };
