@@ -79,7 +79,7 @@ describe('popular cars parameters', () => {
   });
 
   it('a state or city without listings answers an empty array', async () => {
-    for (const query of [
+    for (const query of <Record<string, string>[]>[
       { car_type: 'new', state: 'ZZ' },
       { car_type: 'new', city_state: 'Atlantis|FL' },
       { car_type: 'used', city_state: 'Toronto|FL' },
