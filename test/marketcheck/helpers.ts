@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type Database from 'better-sqlite3';
 
 export const OP = 'getPopularCars';
@@ -24,7 +24,7 @@ export interface Stats {
 }
 
 /** GET /marketcheck/popular/cars with the given query (values used as given, pipes included). */
-export function popular(app: FastifyInstance, query: Record<string, string>) {
+export function popular(app: FastifyInstance, query: Record<string, string>): Promise<LightMyRequestResponse> {
   const qs = Object.entries(query)
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
     .join('&');
