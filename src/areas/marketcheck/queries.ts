@@ -1,0 +1,56 @@
+// Rankings are stored as finished JSON text; a request is one indexed lookup, then a memory hit.
+import type { FixtureStore } from '../../platform/fixture-store.js';
+import type { RankingQuery } from './params.js';
+
+const EMPTY = Buffer.from('[]');
+const RANKING_SQL = 'SELECT body FROM marketcheck_rankings WHERE car_type = ? AND country = ? AND level = ? AND place = ?';
+
+export class Rankings {
+  #generation = -1;
+  // Bounded by the rows of marketcheck_rankings: places without listings are not cached.
+  #cache = new Map<string, Buffer>();
+
+  constructor(private readonly store: FixtureStore) {}
+
+  /** The ranking as UTF-8 JSON bytes, ready to send. */
+  get(q: RankingQuery): Buffer {
+    if (this.#generation !== this.store.generation) {
+      this.#generation = this.store.generation;
+      this.#cache.clear();
+    }
+    const key = `${q.carType}\0${q.country}\0${q.level}\0${q.place}`;
+    let body = this.#cache.get(key);
+    if (body === undefined) {
+      const row = this.store.prepare(RANKING_SQL).get(q.carType, q.country, q.level, q.place) as { body: string } | undefined;
+      if (!row) return EMPTY;
+      body = Buffer.from(row.body);
+      this.#cache.set(key, body);
+    }
+    return body;
+  }
+}
+
+export interface PlaceCatalog {
+  states: { us: string[]; ca: string[] };
+  cities: string[];
+}
+
+const catalogs = new WeakMap<FixtureStore, { generation: number; value: PlaceCatalog }>();
+
+export function placeCatalog(store: FixtureStore): PlaceCatalog {
+  const cached = catalogs.get(store);
+  if (cached && cached.generation === store.generation) return cached.value;
+  const rows = store.prepare('SELECT country, state, city FROM marketcheck_places ORDER BY id').all() as {
+    country: 'us' | 'ca';
+    state: string;
+    city: string;
+  }[];
+  const value: PlaceCatalog = { states: { us: [], ca: [] }, cities: [] };
+  for (const r of rows) {
+    const states = value.states[r.country];
+    if (states[states.length - 1] !== r.state) states.push(r.state);
+    value.cities.push(`${r.city}|${r.state}`);
+  }
+  catalogs.set(store, { generation: store.generation, value });
+  return value;
+}

@@ -1,0 +1,84 @@
+// GET /popular/cars: key check, optional rate limit, parameter check, then a ready JSON buffer.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AreaPluginOptions } from '../types.js';
+import { JSON_TYPE, MISSING_KEY_MESSAGE, UNKNOWN_KEY_MESSAGE, sendError, sendRateLimited, setRateLimitHeaders } from './errors.js';
+import { parseRankingQuery, single, type RawQuery } from './params.js';
+import { Rankings } from './queries.js';
+import { RateLimiter } from './rate-limit.js';
+import { ErrorSchema, MessageErrorSchema, PopularCarsQuerySchema, PopularCarsSchema } from './schemas.js';
+
+export const OPERATION_ID = 'getPopularCars';
+/** MarketCheck's free and basic plans allow 5 requests per second. */
+export const DEFAULT_RATE_LIMIT = 5;
+
+/** The configured limit per plugin instance, for forced 429s, which carry the same headers. */
+const rateLimits = new WeakMap<object, number>();
+
+export function rateLimitOf(request: FastifyRequest): number {
+  return rateLimits.get(request.server) ?? DEFAULT_RATE_LIMIT;
+}
+
+/** The stored text already matches PopularCarsSchema; a Buffer skips serialisation entirely. */
+function sendReady(reply: FastifyReply, body: Buffer): void {
+  void reply.header('content-type', JSON_TYPE).send(body);
+}
+
+export async function marketcheckPlugin(instance: FastifyInstance, { config, store }: AreaPluginOptions): Promise<void> {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const rankings = new Rankings(store);
+  const keys = config.marketcheckApiKeys.length > 0 ? new Set(config.marketcheckApiKeys) : null;
+  const limiter = config.marketcheckRateLimit > 0 ? new RateLimiter(config.marketcheckRateLimit).open() : null;
+  if (limiter) {
+    rateLimits.set(app, limiter.limit);
+    app.addHook('onClose', async () => limiter.close());
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    sendError(reply, 404, `Not found: ${request.method} ${request.url.split('?')[0]}. The mocked endpoint is GET /popular/cars.`);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status < 400 || status >= 500) {
+      request.log.error({ err: error }, 'marketcheck request failed');
+      return sendError(reply, 500, 'Internal Server Error');
+    }
+    const param = error.validation?.[0]?.instancePath.replace(/^\//, '');
+    return sendError(reply, status, param ? `Invalid value for parameter ${param}: ${error.message}` : error.message);
+  });
+
+  app.get(
+    '/popular/cars',
+    {
+      schema: {
+        operationId: OPERATION_ID,
+        tags: ['marketcheck'],
+        summary: 'Top 50 makes and models by listings at national, state or city level',
+        description:
+          'No state and no city_state: national ranking; state: that state or province; city_state (`<city>|<state_code>`): that city, and it wins over state. ' +
+          'A place without listings answers []. Needs api_key; errors use MarketCheck\'s {code, message} body, rate limiting its {message} body with RateLimit-* headers.',
+        querystring: PopularCarsQuerySchema,
+        response: { 200: PopularCarsSchema, 400: ErrorSchema, 401: ErrorSchema, 429: MessageErrorSchema, default: ErrorSchema },
+      },
+      // MarketCheck checks the key before the parameters and reports bad values in its own body, so Ajv stays out.
+      validatorCompiler: () => () => true,
+    },
+    (request, reply) => {
+      const q = request.query as RawQuery;
+      const key = single(q.api_key);
+      if (!key) return void sendError(reply, 401, MISSING_KEY_MESSAGE);
+      if (keys && !keys.has(key)) return void sendError(reply, 401, UNKNOWN_KEY_MESSAGE);
+      if (limiter) {
+        const now = Date.now();
+        const state = limiter.take(key, now);
+        if (!state.allowed) return void sendRateLimited(reply, state, now);
+        setRateLimitHeaders(reply, state);
+      }
+      const parsed = parseRankingQuery(q);
+      if ('error' in parsed) return void sendError(reply, 400, parsed.error);
+      sendReady(reply, rankings.get(parsed));
+    },
+  );
+}
+

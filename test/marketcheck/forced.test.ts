@@ -1,0 +1,73 @@
+import Fastify from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { marketcheckArea } from '../../src/areas/marketcheck/index.js';
+import { resolveConfig } from '../../src/config.js';
+import { FixtureStore } from '../../src/platform/fixture-store.js';
+import { expectContract } from '../helpers/contract.js';
+import { OP, popular } from './helpers.js';
+
+/** The area mounted as the platform mounts it, with a hook that forces `Prefer: code=<status>` like the platform will. */
+async function forcingApp(options: Parameters<typeof resolveConfig>[0] = {}) {
+  const config = resolveConfig({ logLevel: 'silent', ...options });
+  const store = FixtureStore.open(config.dataDir);
+  const app = Fastify();
+  app.addHook('onRequest', async (request, reply) => {
+    const m = /code=(\d{3})/.exec(String(request.headers.prefer ?? ''));
+    if (m) return marketcheckArea.forced.send(request, reply, OP, Number(m[1]));
+  });
+  await app.register(marketcheckArea.plugin, { prefix: '/marketcheck', config, store });
+  await app.ready();
+  afterAll(async () => {
+    await app.close();
+    store.close();
+  });
+  return app;
+}
+
+const forced = (app: Awaited<ReturnType<typeof forcingApp>>, status: number) =>
+  app.inject({ method: 'GET', url: '/marketcheck/popular/cars?api_key=k&car_type=new', headers: { prefer: `code=${status}` } });
+
+describe('forced error responses', async () => {
+  const app = await forcingApp();
+
+  it('documents 400, 401 and 429 for getPopularCars', () => {
+    expect([...marketcheckArea.forced.statuses[OP]!].sort()).toEqual([400, 401, 429]);
+  });
+
+  it('400 and 401 have the natural body shape and content type', async () => {
+    for (const [status, natural] of [
+      [400, await popular(app, { api_key: 'k', car_type: 'bogus' })],
+      [401, await popular(app, { car_type: 'new' })],
+    ] as const) {
+      const res = await forced(app, status);
+      expect(res.statusCode).toBe(status);
+      expectContract(OP, res);
+      expect(natural.statusCode).toBe(status);
+      expect(res.headers['content-type']).toBe(natural.headers['content-type']);
+      expect(Object.keys(res.json() as object).sort()).toEqual(Object.keys(natural.json() as object).sort());
+      expect((res.json() as { code: number }).code).toBe(status);
+    }
+  });
+
+  it('429 carries the rate-limit body and headers (free-tier limit when emulation is off)', async () => {
+    const res = await forced(app, 429);
+    expect(res.statusCode).toBe(429);
+    expectContract(OP, res);
+    expect(res.json()).toEqual({ message: 'API rate limit exceeded' });
+    expect(res.headers['ratelimit-limit']).toBe('5');
+    expect(res.headers['ratelimit-remaining']).toBe('0');
+    expect(String(res.headers['ratelimit-reset-time'])).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(res.headers['retry-after']).toBe('1');
+  });
+});
+
+describe('forced 429 with rate-limit emulation on', async () => {
+  const app = await forcingApp({ marketcheckRateLimit: 7 });
+
+  it('uses the configured limit in RateLimit-Limit, like a natural 429', async () => {
+    const res = await forced(app, 429);
+    expect(res.statusCode).toBe(429);
+    expectContract(OP, res);
+    expect(res.headers['ratelimit-limit']).toBe('7');
+  });
+});

@@ -1,0 +1,39 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { marketcheckArea } from '../../src/areas/marketcheck/index.js';
+import { Rankings } from '../../src/areas/marketcheck/queries.js';
+import { buildApp } from '../../src/app.js';
+import { resolveConfig } from '../../src/config.js';
+import { FixtureStore } from '../../src/platform/fixture-store.js';
+import { expectContract } from '../helpers/contract.js';
+import { OP } from './helpers.js';
+
+describe('marketcheck at the root of its own port (--area-ports)', async () => {
+  const config = resolveConfig({ logLevel: 'silent' });
+  const store = FixtureStore.open(config.dataDir);
+  const app = await buildApp(config, store, { only: marketcheckArea });
+  await app.ready();
+  afterAll(async () => {
+    await app.close();
+    store.close();
+  });
+
+  it('serves /popular/cars without the prefix and answers unknown paths in its own 404 body', async () => {
+    const res = await app.inject('/popular/cars?api_key=k&car_type=new&state=WA');
+    expect(res.statusCode).toBe(200);
+    expectContract(OP, res);
+    const missing = await app.inject('/v2/popular/cars');
+    expect(missing.statusCode).toBe(404);
+    expect((missing.json() as { code: number }).code).toBe(404);
+  });
+
+  it('forgets cached rankings when watch mode swaps in a rebuilt database', async () => {
+    const rankings = new Rankings(store);
+    const q = { carType: 'new', country: 'us', level: 'state', place: 'WA' } as const;
+    const before = rankings.get(q);
+    expect(rankings.get(q)).toBe(before);
+    store.swap();
+    const after = rankings.get(q);
+    expect(after).not.toBe(before);
+    expect(after.equals(before)).toBe(true);
+  });
+});
