@@ -36,6 +36,14 @@ async function openapi(app: FastifyInstance, opts: OpenApiOptions): Promise<void
       components: {
         securitySchemes: {
           mockyardAdmin: { type: 'http', scheme: 'bearer', description: 'The --admin-token value, when one is set' },
+          // The areas' real credentials, as their contracts name them.
+          api_key: { type: 'apiKey', in: 'query', name: 'api_key', description: 'MarketCheck key (any non-empty key unless --marketcheck-api-keys is set)' },
+          APIToken: { type: 'apiKey', in: 'header', name: 'X-API-Token', description: 'App Center user API token (see /__mockyard/fixtures)' },
+          oauth2: {
+            type: 'oauth2',
+            description: 'AGCO bearer token: Authorization: Bearer <token> (any non-empty token unless --agco-tokens is set)',
+            flows: { password: { tokenUrl: 'https://secure.agco-ats.com/api/v2/Authentication', scopes: {} } },
+          },
         },
       },
     },

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { marketcheckArea } from '../../src/areas/marketcheck/index.js';
 import { RateLimiter } from '../../src/areas/marketcheck/rate-limit.js';
 import { testApp } from '../helpers/app.js';
 import { expectContract } from '../helpers/contract.js';
@@ -56,10 +55,10 @@ describe('rate-limit emulation', async () => {
     expect(res.headers['ratelimit-reset-time']).toBe('2026-03-01T10:00:02Z');
   });
 
-  it('reset() forgets the counts', async () => {
+  it('POST /__mockyard/reset forgets the counts', async () => {
     for (let i = 0; i < 3; i++) await popular(app, { api_key: 'rl-d', car_type: 'new' });
     expect429(await popular(app, { api_key: 'rl-d', car_type: 'new' }), 3);
-    marketcheckArea.reset();
+    expect((await app.inject({ method: 'POST', url: '/__mockyard/reset' })).statusCode).toBeLessThan(300);
     expect((await popular(app, { api_key: 'rl-d', car_type: 'new' })).statusCode).toBe(200);
   });
 

@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../types.js';
 import { MISSING_KEY_MESSAGE, sendError, sendRateLimited } from './errors.js';
 import { placeCatalog } from './queries.js';
-import { resetRateLimits } from './rate-limit.js';
 import { OPERATION_ID, marketcheckPlugin, rateLimitOf } from './routes.js';
 
 /** Shown in the catalog when no key list is configured (then any non-empty key works). */
@@ -23,7 +22,7 @@ function sendForced(request: FastifyRequest, reply: FastifyReply, _operationId: 
   }
 }
 
-export const marketcheckArea: AreaDefinition & { reset(): void } = {
+export const marketcheckArea: AreaDefinition = {
   name: 'marketcheck',
   letter: 'B',
   title: 'MarketCheck API v2',
@@ -35,8 +34,4 @@ export const marketcheckArea: AreaDefinition & { reset(): void } = {
     ...placeCatalog(store),
   }),
   forced: { statuses: { [OPERATION_ID]: [400, 401, 429] }, send: sendForced },
-  /** Forgets the rate-limit counts of every running app; meant for a future POST /__mockyard/reset. */
-  reset: resetRateLimits,
 };
-
-export { resetRateLimits };

@@ -8,8 +8,6 @@ export interface RateLimitState {
   allowed: boolean;
 }
 
-const live = new Set<RateLimiter>();
-
 export class RateLimiter {
   #second = -1;
   // Only keys seen in the current second are kept: the map is emptied when the window moves on.
@@ -37,19 +35,4 @@ export class RateLimiter {
     this.#second = -1;
     this.#counts.clear();
   }
-
-  /** Makes the limiter reachable from resetRateLimits() until it is closed. */
-  open(): this {
-    live.add(this);
-    return this;
-  }
-
-  close(): void {
-    live.delete(this);
-  }
-}
-
-/** Forgets every count of every running MarketCheck app (for POST /__mockyard/reset). */
-export function resetRateLimits(): void {
-  for (const limiter of live) limiter.reset();
 }

@@ -28,10 +28,14 @@ export async function marketcheckPlugin(instance: FastifyInstance, { config, sto
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const rankings = new Rankings(store);
   const keys = config.marketcheckApiKeys.length > 0 ? new Set(config.marketcheckApiKeys) : null;
-  const limiter = config.marketcheckRateLimit > 0 ? new RateLimiter(config.marketcheckRateLimit).open() : null;
+  const limiter = config.marketcheckRateLimit > 0 ? new RateLimiter(config.marketcheckRateLimit) : null;
   if (limiter) {
     rateLimits.set(app, limiter.limit);
-    app.addHook('onClose', async () => limiter.close());
+    // POST /__mockyard/reset forgets the counts.
+    const unsubscribe = app.runtime.onReset(() => limiter.reset());
+    app.addHook('onClose', async () => {
+      unsubscribe();
+    });
   }
 
   app.setNotFoundHandler((request, reply) => {
