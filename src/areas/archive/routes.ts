@@ -23,19 +23,22 @@ import {
 const TAGS = ['archive'];
 const JSON_TYPE = 'application/json';
 
-/** Shows the wildcard under the contract's name, `{filename}`, in the OpenAPI document. */
-const filenameInDocs: SwaggerTransform = ({ schema, url }) => {
-  const params = (schema as { params?: { properties?: Record<string, unknown>; required?: string[] } }).params;
-  if (!params?.properties) return { schema, url: url.replace('*', ':filename') };
-  const { '*': wildcard, ...rest } = params.properties;
-  return {
-    schema: {
-      ...schema,
-      params: { ...params, properties: { ...rest, filename: wildcard }, required: [...(params.required ?? []).filter((r) => r !== '*'), 'filename'] },
-    },
-    url: url.replace('*', ':filename'),
-  } as ReturnType<SwaggerTransform>;
-};
+/** Shows the wildcard under a real name (the contract's `{filename}`) in the OpenAPI document. */
+function wildcardInDocs(name: string): SwaggerTransform {
+  return ({ schema, url }) => {
+    const params = (schema as { params?: { properties?: Record<string, unknown>; required?: string[] } }).params;
+    if (!params?.properties) return { schema, url: url.replace('*', `:${name}`) };
+    const { '*': wildcard, ...rest } = params.properties;
+    return {
+      schema: {
+        ...schema,
+        params: { ...params, properties: { ...rest, [name]: wildcard }, required: [...(params.required ?? []).filter((r) => r !== '*'), name] },
+      },
+      url: url.replace('*', `:${name}`),
+    } as ReturnType<SwaggerTransform>;
+  };
+}
+const filenameInDocs = wildcardInDocs('filename');
 
 /** Sends JSON text that is already serialised (records are stored ready to send). */
 function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
@@ -91,7 +94,7 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
         querystring: MetadataPathQuerySchema,
         response: { 200: MetadataPathResultSchema },
       },
-      config: { swaggerTransform: ({ schema, url }) => ({ schema, url: url.replace('*', ':path') }) },
+      config: { swaggerTransform: wildcardInDocs('path') },
     },
     async (request, reply) => {
       const record = itemRecordJson(store, request.params.identifier);
