@@ -1,0 +1,167 @@
+// /metadata and /download as archive.org answers them, plus the data-node path used in redirect mode.
+import path from 'node:path';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { SwaggerTransform } from '@fastify/swagger';
+import type { AreaPluginOptions } from '../types.js';
+import { sendErrorPage } from './errors.js';
+import { sendItemFile } from './files.js';
+import { itemRecordJson, recordPath, resolveDownload } from './queries.js';
+import {
+  DataNodeParamsSchema,
+  DownloadHeadersSchema,
+  DownloadParamsSchema,
+  DownloadQuerySchema,
+  DownloadResponses,
+  ItemMetadataSchema,
+  MetadataParamsSchema,
+  MetadataPathParamsSchema,
+  MetadataPathQuerySchema,
+  MetadataPathResultSchema,
+} from './schemas.js';
+
+const TAGS = ['archive'];
+const JSON_TYPE = 'application/json';
+
+/** Shows the wildcard under a real name (the contract's `{filename}`) in the OpenAPI document. */
+function wildcardInDocs(name: string): SwaggerTransform {
+  return ({ schema, url }) => {
+    const params = (schema as { params?: { properties?: Record<string, unknown>; required?: string[] } }).params;
+    if (!params?.properties) return { schema, url: url.replace('*', `:${name}`) };
+    const { '*': wildcard, ...rest } = params.properties;
+    return {
+      schema: {
+        ...schema,
+        params: { ...params, properties: { ...rest, [name]: wildcard }, required: [...(params.required ?? []).filter((r) => r !== '*'), name] },
+      },
+      url: url.replace('*', `:${name}`),
+    } as ReturnType<SwaggerTransform>;
+  };
+}
+const filenameInDocs = wildcardInDocs('filename');
+
+/** Sends JSON text that is already serialised (records are stored ready to send). */
+function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
+  return reply.type(JSON_TYPE).send(text);
+}
+
+function encodeName(name: string): string {
+  return name.split('/').map(encodeURIComponent).join('/');
+}
+
+function optionalInt(raw: string | undefined): number | undefined {
+  return raw !== undefined && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
+}
+
+export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+  const { store, config } = opts;
+  // '' when the area has its own port, '/archive' on the shared one.
+  const prefix = app.prefix;
+  const itemDir = (identifier: string) => path.join(store.filesDir, 'archive', identifier);
+
+  app.setNotFoundHandler((_request, reply) => sendErrorPage(reply, 404));
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'archive request failed');
+    return sendErrorPage(reply, status);
+  });
+
+  app.get(
+    '/metadata/:identifier',
+    {
+      schema: {
+        operationId: 'getItemMetadata',
+        tags: TAGS,
+        summary: "Read an item's full metadata record including its file list",
+        description: 'An unknown identifier answers `{}` with status 200, as archive.org does. A trailing slash is accepted.',
+        params: MetadataParamsSchema,
+        response: { 200: ItemMetadataSchema },
+      },
+    },
+    async (request, reply) => sendJsonText(reply, itemRecordJson(store, request.params.identifier) ?? '{}'),
+  );
+
+  app.get(
+    '/metadata/:identifier/*',
+    {
+      schema: {
+        operationId: 'getItemMetadataPath',
+        tags: TAGS,
+        summary: 'Read one part of an item record (files, metadata, metadata/title, files/0/name)',
+        description: 'Answers `{"result": value}`; `start` and `count` page through an array. Unknown item or path: `{}`.',
+        params: MetadataPathParamsSchema,
+        querystring: MetadataPathQuerySchema,
+        response: { 200: MetadataPathResultSchema },
+      },
+      config: { swaggerTransform: wildcardInDocs('path') },
+    },
+    async (request, reply) => {
+      const record = itemRecordJson(store, request.params.identifier);
+      const segments = request.params['*'].split('/').filter((s) => s !== '');
+      if (record === undefined) return sendJsonText(reply, '{}');
+      if (segments.length === 0) return sendJsonText(reply, record);
+      const found = recordPath(record, segments, optionalInt(request.query.start), optionalInt(request.query.count));
+      return sendJsonText(reply, found === null ? '{}' : JSON.stringify(found));
+    },
+  );
+
+  const serve = async (request: FastifyRequest, reply: FastifyReply, identifier: string, name: string) => {
+    const found = resolveDownload(store, identifier, name);
+    if (!found.ok) return sendErrorPage(reply, found.status);
+    return sendItemFile(request, reply, itemDir(identifier), found.file);
+  };
+
+  app.get(
+    '/download/:identifier/*',
+    {
+      schema: {
+        operationId: 'downloadItemFile',
+        tags: TAGS,
+        summary: 'Fetch one file of an item (GET or HEAD)',
+        description:
+          'Streams the file with Range (206/416), ETag and Last-Modified (304) support. Errors are HTML pages: 404 missing item or file, 403 dark item, 503 unavailable item. ' +
+          'With --archive-redirect it answers 302 to the data-node path /{n}/items/{identifier}/{filename} instead.',
+        params: DownloadParamsSchema,
+        querystring: DownloadQuerySchema,
+        headers: DownloadHeadersSchema,
+        response: DownloadResponses,
+      },
+      config: { swaggerTransform: filenameInDocs },
+    },
+    async (request, reply) => {
+      const { identifier, '*': name } = request.params;
+      if (!config.archiveRedirect) return serve(request, reply, identifier, name);
+      const found = resolveDownload(store, identifier, name);
+      // Like the front end: the data node itself refuses dark items, so those are redirected too.
+      if (!found.ok && found.status !== 403) return sendErrorPage(reply, found.status);
+      const node = found.item!.node;
+      const location = `${request.protocol}://${request.host}${prefix}/${node}/items/${encodeURIComponent(identifier)}/${encodeName(name)}`;
+      return reply.header('access-control-allow-origin', '*').redirect(location, 302);
+    },
+  );
+
+  app.get(
+    '/:node/items/:identifier/*',
+    {
+      schema: {
+        operationId: 'downloadItemFileFromDataNode',
+        tags: TAGS,
+        summary: "Fetch one file from the item's data-node path (the target of the /download redirect)",
+        params: DataNodeParamsSchema,
+        querystring: DownloadQuerySchema,
+        headers: DownloadHeadersSchema,
+        response: DownloadResponses,
+      },
+      config: { swaggerTransform: filenameInDocs },
+    },
+    async (request, reply) => {
+      const { node, identifier, '*': name } = request.params;
+      const found = resolveDownload(store, identifier, name);
+      // An item lives on one node directory only; elsewhere it does not exist.
+      if (found.item && String(found.item.node) !== node) return sendErrorPage(reply, 404);
+      if (!found.ok) return sendErrorPage(reply, found.status);
+      return sendItemFile(request, reply, itemDir(identifier), found.file);
+    },
+  );
+}
