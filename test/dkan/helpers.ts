@@ -39,7 +39,7 @@ export function datasetWith(datasets: CatalogDataset[], column: string): Catalog
 }
 
 /** GET under /dkan; checks the response against the contract of the operation the path addresses. */
-export async function query(app: FastifyInstance, path: string, expectStatus = 200) {
+export async function query(app: FastifyInstance, path: string, expectStatus = 200): Promise<Awaited<ReturnType<FastifyInstance['inject']>>> {
   const res = await app.inject(`/dkan${path}`);
   const op = /^\/datastore\/query\/[^/?]+\/[^/?]+/.test(path) ? OP_INDEX : OP_DIST;
   expectContract(op, res);
