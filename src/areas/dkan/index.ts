@@ -1,4 +1,31 @@
+import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { AreaDefinition } from '../types.js';
+import { catalogOf } from './datasets.js';
+import { dkanRoutes, forcedError, OP_DATASET_INDEX, OP_DISTRIBUTION } from './routes.js';
+
+export { BENCHMARK_WORKLOAD, benchmarkPath, benchmarkValues, sqlForRequest, planQuery } from './queries.js';
+
+const catalogs = new WeakMap<FixtureStore, { generation: number; value: unknown }>();
+
+function catalog(store: FixtureStore): unknown {
+  const hit = catalogs.get(store);
+  if (hit && hit.generation === store.generation) return hit.value;
+  const value = {
+    datasets: catalogOf(store).datasets.map((d) => ({
+      id: d.id,
+      resources: d.resources.map((r) => ({
+        index: r.index,
+        distributionId: r.distributionId,
+        rows: r.rows,
+        columns: r.columns.map((c) => ({ name: c.name, type: c.type })),
+      })),
+    })),
+  };
+  catalogs.set(store, { generation: store.generation, value });
+  return value;
+}
+
+let forcedStore: FixtureStore | undefined;
 
 export const dkanArea: AreaDefinition = {
   name: 'dkan',
@@ -6,7 +33,16 @@ export const dkanArea: AreaDefinition = {
   title: 'DKAN datastore',
   prefix: '/dkan',
   upstream: 'https://data.medicaid.gov/api/1',
-  plugin: async () => {},
-  catalog: () => ({}),
-  forced: { statuses: {}, send: (_request, reply) => reply },
+  plugin: async (app, opts) => {
+    forcedStore = opts.store;
+    await dkanRoutes(app, opts);
+  },
+  catalog: (store) => catalog(store),
+  forced: {
+    statuses: { [OP_DATASET_INDEX]: [400, 404], [OP_DISTRIBUTION]: [400, 404] },
+    send: (request, reply, operationId, status) => {
+      const err = forcedError(request, operationId, status, forcedStore);
+      return reply.code(err.statusCode).header('content-type', 'application/json; charset=utf-8').send(err.body);
+    },
+  },
 };

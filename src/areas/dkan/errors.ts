@@ -1,0 +1,52 @@
+// DKAN's error bodies (JsonResponseTrait): {message, status, timestamp[, data]}; "No resource found" carries only message.
+
+export interface SchemaErrorData {
+  keyword: string;
+  pointer: string;
+  message: string;
+}
+
+export interface DkanErrorBody {
+  message: string;
+  status?: number;
+  timestamp?: string;
+  data?: SchemaErrorData;
+}
+
+/** PHP's date("c"): second precision with an explicit offset. */
+export const phpTimestamp = (now = new Date()): string => now.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+
+export class DkanError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: DkanErrorBody,
+  ) {
+    super(body.message);
+  }
+}
+
+export const noResourceFound = (datasetId: string, index: string): DkanError =>
+  new DkanError(404, { message: `No resource found for dataset ${datasetId} at index ${index}` });
+
+export const distributionNotFound = (id: string): DkanError =>
+  new DkanError(404, { message: `Error retrieving metadata: distribution ${id} not found.`, status: 404, timestamp: phpTimestamp() });
+
+/** A 400 with a plain DKAN message (no validation data). */
+export const badRequest = (message: string): DkanError =>
+  new DkanError(400, { message, status: 400, timestamp: phpTimestamp() });
+
+/** DKAN's JSON Schema validation failure; `pointer` is the path into the query, like conditions/1/operator. */
+export const schemaError = (keyword: string, pointer: string, message: string): DkanError =>
+  new DkanError(400, {
+    message: 'JSON Schema validation failed.',
+    status: 400,
+    timestamp: phpTimestamp(),
+    data: { keyword, pointer, message },
+  });
+
+export const routeNotFound = (method: string, url: string): DkanError =>
+  new DkanError(404, { message: `No route found for "${method} ${url.split('?')[0]}"`, status: 404, timestamp: phpTimestamp() });
+
+/** A resource whose import has not finished: DKAN's natural 400 that a client cannot cause, used when one is forced. */
+export const notImported = (distributionId: string): DkanError =>
+  badRequest(`No datastore storage found for ${distributionId}:1767225600.`);

@@ -1,0 +1,107 @@
+// The two DKAN query routes: resolve the resource, hand the raw query string to the query module, send its bytes.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AreaPluginOptions } from '../types.js';
+import { resourceAt, resourceById } from './datasets.js';
+import { DkanError, distributionNotFound, noResourceFound, notImported, phpTimestamp, routeNotFound, schemaError } from './errors.js';
+import { DkanQueries, type Answer } from './queries.js';
+import { DatasetIndexParamsSchema, DistributionParamsSchema, QuerystringSchema, responses } from './schemas.js';
+
+export const OP_DATASET_INDEX = 'datastore-datasetindex-query-get';
+export const OP_DISTRIBUTION = 'datastore-resource-query-get';
+
+// DKAN reads the raw query string the way PHP does; Fastify's validation would reject its bracket form.
+const noValidation = () => () => true;
+
+function send(reply: FastifyReply, answer: Answer): FastifyReply {
+  reply.code(200).header('content-type', answer.contentType);
+  if (answer.headers) reply.headers(answer.headers);
+  return reply.send(answer.body);
+}
+
+const rawQuery = (url: string): string => {
+  const i = url.indexOf('?');
+  return i < 0 ? '' : url.slice(i + 1);
+};
+
+export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const queries = new DkanQueries(opts.store, opts.config);
+
+  app.setNotFoundHandler((request, reply) => {
+    const err = routeNotFound(request.method, request.url);
+    reply.code(err.statusCode).send(err.body);
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    if (error instanceof DkanError) return reply.code(error.statusCode).send(error.body);
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'dkan query failed');
+      return reply.code(500).send({ message: 'An internal error occurred.', status: 500, timestamp: phpTimestamp() });
+    }
+    const err = schemaError('type', '', error.message);
+    return reply.code(400).send(err.body);
+  });
+
+  app.get(
+    '/datastore/query/:datasetId/:index',
+    {
+      validatorCompiler: noValidation,
+      schema: {
+        operationId: OP_DATASET_INDEX,
+        tags: ['dkan'],
+        summary: 'Query one datastore resource by dataset id and resource index',
+        params: DatasetIndexParamsSchema,
+        querystring: QuerystringSchema,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const hit = queries.cached(request.url);
+      if (hit) return send(reply, hit);
+      const { datasetId, index } = request.params as unknown as { datasetId: string; index: string };
+      const resource = resourceAt(opts.store, datasetId, index);
+      if (!resource) throw noResourceFound(datasetId, index);
+      return send(reply, queries.run(resource, rawQuery(request.url), request.url));
+    },
+  );
+
+  app.get(
+    '/datastore/query/:distributionId',
+    {
+      validatorCompiler: noValidation,
+      schema: {
+        operationId: OP_DISTRIBUTION,
+        tags: ['dkan'],
+        summary: 'Query one datastore resource by distribution id',
+        params: DistributionParamsSchema,
+        querystring: QuerystringSchema,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const hit = queries.cached(request.url);
+      if (hit) return send(reply, hit);
+      const { distributionId } = request.params as { distributionId: string };
+      const resource = resourceById(opts.store, distributionId);
+      if (!resource) throw distributionNotFound(distributionId);
+      return send(reply, queries.run(resource, rawQuery(request.url), request.url));
+    },
+  );
+}
+
+/** The natural 400 and 404 bodies of an operation, for forced errors. */
+export function forcedError(request: FastifyRequest, operationId: string, status: number, store?: AreaPluginOptions['store']): DkanError {
+  const params = (request.params ?? {}) as Record<string, string | undefined>;
+  const segments = (request.url.split('?')[0] ?? '').split('/').filter(Boolean).map(decodeURIComponent);
+  const at = segments.lastIndexOf('query');
+  if (operationId === OP_DATASET_INDEX) {
+    const datasetId = params.datasetId ?? segments[at + 1] ?? '';
+    const index = params.index ?? segments[at + 2] ?? '0';
+    if (status === 404) return noResourceFound(datasetId, index);
+    return notImported((store && resourceAt(store, datasetId, index)?.distributionId) || datasetId);
+  }
+  const id = params.distributionId ?? segments[at + 1] ?? '';
+  return status === 404 ? distributionNotFound(id) : notImported(id);
+}
