@@ -1,27 +1,13 @@
-import Fastify from 'fastify';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { marketcheckArea } from '../../src/areas/marketcheck/index.js';
-import { resolveConfig } from '../../src/config.js';
-import { FixtureStore } from '../../src/platform/fixture-store.js';
+import type { ConfigInput } from '../../src/config.js';
+import { testApp } from '../helpers/app.js';
 import { expectContract } from '../helpers/contract.js';
 import { OP, popular } from './helpers.js';
 
-/** The area mounted as the platform mounts it, with a hook that forces `Prefer: code=<status>` like the platform will. */
-async function forcingApp(options: Parameters<typeof resolveConfig>[0] = {}) {
-  const config = resolveConfig({ logLevel: 'silent', ...options });
-  const store = FixtureStore.open(config.dataDir);
-  const app = Fastify();
-  app.addHook('onRequest', async (request, reply) => {
-    const m = /code=(\d{3})/.exec(String(request.headers.prefer ?? ''));
-    if (m) return marketcheckArea.forced.send(request, reply, OP, Number(m[1]));
-  });
-  await app.register(marketcheckArea.plugin, { prefix: '/marketcheck', config, store });
-  await app.ready();
-  afterAll(async () => {
-    await app.close();
-    store.close();
-  });
-  return app;
+/** The app as production builds it: the platform answers `Prefer: code=<status>` through the area's forced.send. */
+async function forcingApp(options: ConfigInput = {}) {
+  return (await testApp(options)).app;
 }
 
 const forced = (app: Awaited<ReturnType<typeof forcingApp>>, status: number) =>
