@@ -33,6 +33,8 @@ function configFrom(flags: Record<string, unknown>) {
 const program = new Command('mockyard')
   .description('Mock server for Internet Archive, MarketCheck, App Center, AGCO ATS and DKAN clients')
   .showHelpAfterError()
+  // Options after `fixtures` belong to it (`mockyard fixtures --scale 10`), not to the server command.
+  .enablePositionalOptions()
   .exitOverride();
 
 addOptions(program).action(async (flags: Record<string, unknown>) => {

@@ -47,6 +47,20 @@ async function openapi(app: FastifyInstance, opts: OpenApiOptions): Promise<void
         },
       },
     },
+    // Area paths are written as the real service writes them (the server's prefix is stripped), and each
+    // area's path items carry that area's own server, so a client generated from this document talks
+    // to mockyard exactly as the real client talks to the real base URL.
+    transformObject: (documentObject) => {
+      if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
+      const { openapiObject } = documentObject;
+      const doc = openapiObject as { paths?: Record<string, Record<string, unknown>> };
+      for (const item of Object.values(doc.paths ?? {})) {
+        const tags = Object.values(item).flatMap((op) => ((op as { tags?: string[] } | null)?.tags ?? []));
+        const area = opts.areas.find((a) => tags.includes(a.name));
+        if (area) item.servers = [{ url: opts.prefixed ? area.prefix : '/', description: `Area ${area.letter}: stands in for ${area.upstream}` }];
+      }
+      return openapiObject;
+    },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });

@@ -35,10 +35,15 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
     for (const area of AREAS) expect(tags.join('\n')).toContain(area.name);
 
     const paths = (await page.locator('.opblock-summary-path').allInnerTexts()).map((p) => p.replace(/\u200b/g, ''));
-    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
-    const areaPaths = Object.keys(doc.paths).filter((p) => AREAS.some((a) => p.startsWith(a.prefix)));
-    for (const p of areaPaths) expect(paths).toContain(p);
-    for (const area of AREAS) expect(areaPaths.some((p) => p.startsWith(area.prefix)), `${area.name} has operations`).toBe(true);
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { tags?: string[] }>> };
+    for (const area of AREAS) {
+      // Area paths are written as the real service writes them; the path item's server adds the prefix.
+      const areaPaths = Object.entries(doc.paths)
+        .filter(([, item]) => Object.values(item).some((op) => op.tags?.includes(area.name)))
+        .map(([p]) => p);
+      expect(areaPaths.length, `${area.name} has operations`).toBeGreaterThan(0);
+      for (const p of areaPaths) expect(paths).toContain(p);
+    }
   });
 });
 

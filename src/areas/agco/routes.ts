@@ -92,13 +92,13 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
       schema: {
         operationId: OPERATION_ID,
         tags: ['agco'],
+        security: [{ oauth2: [] }],
         summary: 'Get a paged response of Global String Definitions.',
         description:
           'Entities are ordered by Timestamp ascending (page on with modifiedAfterTimestamp=<last Timestamp>); with stringIds, in the order given. ' +
           'Requires Authorization: Bearer <token>. Answers JSON, text/json or XML by Accept.',
         querystring: QuerySchema,
         headers: HeadersSchema,
-        // No `security` entry: the shared OpenAPI document declares no securitySchemes, and @fastify/swagger fails on an unknown one.
         response: {
           200: inAllFormats(PagedResponseSchema, 'OK'),
           400: inAllFormats(ApiErrorSchema, 'A rule of the parameters was broken (UserMessage names it)'),

@@ -55,6 +55,7 @@ export async function appcenterRoutes(app: FastifyInstance, opts: AreaPluginOpti
       schema: {
         operationId: 'releases_list',
         tags: ['appcenter'],
+        security: [{ APIToken: [] }],
         summary: "Basic information about an app's releases.",
         description:
           'Newest first (uploaded_at, then id). Needs X-API-Token; the app must be owned by the caller, by an organization the caller belongs to, or have a live distribution group the caller is in.',

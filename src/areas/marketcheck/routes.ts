@@ -58,6 +58,7 @@ export async function marketcheckPlugin(instance: FastifyInstance, { config, sto
       schema: {
         operationId: OPERATION_ID,
         tags: ['marketcheck'],
+        security: [{ api_key: [] }],
         summary: 'Top 50 makes and models by listings at national, state or city level',
         description:
           'No state and no city_state: national ranking; state: that state or province; city_state (`<city>|<state_code>`): that city, and it wins over state. ' +
