@@ -12,6 +12,7 @@ import { openapiPlugin } from './platform/openapi.js';
 import { adminRoutes } from './platform/admin-routes.js';
 import { controlsPlugin } from './platform/controls.js';
 import { Runtime } from './platform/runtime.js';
+import { MAX_HEADER_BYTES, frameworkErrorHandler, installLimits } from './platform/limits.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
@@ -32,9 +33,11 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
 }
 
 export async function buildApp(config: Config, store: FixtureStore, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const areas = options.only ? [options.only] : (options.areas ?? AREAS);
   const app = Fastify({
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    frameworkErrors: frameworkErrorHandler(areas, options.only),
     logger: loggerOptions(config),
-    // Real clients send query strings of several KB (DKAN conditions); the Node default of 16 KB headers stays.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     // Keep-alive sockets that are idle are closed at shutdown; busy ones finish their request first.
     forceCloseConnections: 'idle',
@@ -43,11 +46,13 @@ export async function buildApp(config: Config, store: FixtureStore, options: Bui
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
-  });
+  if (config.logLevel === 'debug' || config.logLevel === 'trace') {
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
+    });
+  }
+  installLimits(app, areas, options.only);
 
-  const areas = options.only ? [options.only] : (options.areas ?? AREAS);
   const runtime = options.runtime ?? new Runtime(config);
   installRootErrorHandling(app, !options.only);
   await app.register(cors, {

@@ -27,6 +27,11 @@ export interface AreaDefinition {
    * body. The platform uses it for `Prefer: code=<status>` and for the server-wide error rate.
    */
   forced: ForcedResponses;
+  /**
+   * Answers a client error that the platform catches before any route runs (a malformed URL, a URL or
+   * query over mockyard's documented limits) in the area's own error shape, with this status.
+   */
+  clientError(request: FastifyRequest, reply: FastifyReply, status: 400 | 414, message: string): FastifyReply;
 }
 
 export interface ForcedResponses {

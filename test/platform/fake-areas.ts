@@ -40,6 +40,7 @@ export const fakeArchive: AreaDefinition = {
     });
   },
   catalog: () => ({}),
+  clientError: (_request, reply, status) => reply.code(status).type('text/html; charset=utf-8').send(`<html><title>${status}</title></html>`),
   forced: {
     statuses: { fake_item: [404, 503], fake_generation: [503] },
     send(request: FastifyRequest, reply: FastifyReply, _operationId: string, status: number) {
@@ -70,6 +71,7 @@ export const fakeDkan: AreaDefinition = {
     );
   },
   catalog: () => ({}),
+  clientError: (_request, reply, status, message) => reply.code(status).send(dkanError(status, message)),
   forced: {
     statuses: { fake_query: [400, 401] },
     send(_request, reply, _operationId, status) {

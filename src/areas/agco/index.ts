@@ -36,4 +36,5 @@ export const agcoArea: AreaDefinition = {
       return sendApiError(request, reply, error);
     },
   },
+  clientError: (request, reply, status, message) => sendApiError(request, reply, new AgcoError(status, message)),
 };

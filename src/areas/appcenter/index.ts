@@ -23,4 +23,5 @@ export const appcenterArea: AreaDefinition = {
     statuses: { releases_list: [400, 401, 404] },
     send: (_request, reply, _operationId, status) => sendError(reply, status),
   },
+  clientError: (_request, reply, status, message) => sendError(reply, status, message),
 };

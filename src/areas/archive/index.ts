@@ -25,4 +25,5 @@ export const archiveArea: AreaDefinition = {
     statuses: { downloadItemFile: [403, 404, 503] },
     send: (_request, reply, _operationId, status) => sendErrorPage(reply, status),
   },
+  clientError: (_request, reply, status) => sendErrorPage(reply, status),
 };

@@ -1,6 +1,7 @@
 import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { AreaDefinition } from '../types.js';
 import { catalogOf } from './datasets.js';
+import { phpTimestamp } from './errors.js';
 import { dkanRoutes, forcedError, OP_DATASET_INDEX, OP_DISTRIBUTION } from './routes.js';
 
 export { BENCHMARK_WORKLOAD, benchmarkPath, benchmarkValues, sqlForRequest, planQuery } from './queries.js';
@@ -45,4 +46,5 @@ export const dkanArea: AreaDefinition = {
       return reply.code(err.statusCode).header('content-type', 'application/json; charset=utf-8').send(err.body);
     },
   },
+  clientError: (_request, reply, status, message) => reply.code(status).type('application/json').send({ message, status, timestamp: phpTimestamp() }),
 };

@@ -34,4 +34,5 @@ export const marketcheckArea: AreaDefinition = {
     ...placeCatalog(store),
   }),
   forced: { statuses: { [OPERATION_ID]: [400, 401, 429] }, send: sendForced },
+  clientError: (_request, reply, status, message) => sendError(reply, status, message),
 };
