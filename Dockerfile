@@ -9,7 +9,7 @@ COPY src ./src
 COPY fixtures ./fixtures
 # npm ci runs "prepare", which compiles src/ and fixtures/ into dist/.
 RUN npm ci --no-audit --no-fund \
- && node dist/src/cli.js fixtures \
+ && node dist/bundle/cli.js fixtures \
  && npm prune --omit=dev --no-audit --no-fund
 
 # Runtime stage: no compilers, non-root, listening on all interfaces.
@@ -28,4 +28,4 @@ USER node
 EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.MOCKYARD_PORT||4010)+'/__mockyard/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-ENTRYPOINT ["node", "dist/src/cli.js"]
+ENTRYPOINT ["node", "dist/bundle/cli.js"]

@@ -6,8 +6,9 @@ import { parseArgs } from 'node:util';
 import { resolveConfig } from '../src/config.js';
 import { packageRoot } from '../src/paths.js';
 import { ensureFixtures } from '../src/server.js';
+import { FixtureStore } from '../src/platform/fixture-store.js';
 import { type LoadResult, type Server, fetchBody, load, median, pinSelfToCore1, rssMiB, spawnNode, waitReady, download, hasTaskset } from './lib.js';
-import { type Workload, type BenchContext, workloads } from './workloads.js';
+import { type Workload, type BenchContext, finalGoals, prepare, workloads } from './workloads.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -32,7 +33,7 @@ if (args.help) {
 
 const root = packageRoot();
 const dist = path.join(root, 'dist');
-const cli = path.join(dist, 'src', 'cli.js');
+const cli = path.join(dist, 'bundle', 'cli.js');
 const baselineScript = path.join(dist, 'bench', 'baseline-server.js');
 const duration = args.quick ? 1 : Number(args.duration);
 const connectionsList = (args.quick ? '10' : args.connections).split(',').map(Number);
@@ -82,20 +83,19 @@ function tmpFile(content: string | Buffer): string {
 }
 
 async function runLoad(server: Server, w: Workload, connections: number, paths: readonly string[]): Promise<LoadResult> {
-  return load(server.url, paths, connections, duration, w.headers ?? {});
+  return load(server.url, paths, connections, duration, w.headers?.() ?? {});
 }
 
 /** One workload: mockyard and its baseline alternately at each connection count. */
 async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<void> {
   const paths = w.paths(ctx);
-  const sample = await fetchBody(`${mock.url}${paths[0]}`, w.headers);
+  const sample = await fetchBody(`${mock.url}${paths[0]}`, w.headers?.());
   if (sample.status >= 400) throw new Error(`${w.id}: ${paths[0]} answered ${sample.status}`);
   let baseline: Server | undefined;
   if (w.baseline === 'http-buffer' || w.baseline === 'fastify-buffer') {
     baseline = await startBaseline(w.baseline, tmpFile(sample.body), sample.type);
   } else if (w.baseline === 'fastify-sqlite' && w.sql) {
-    const { sql, params } = w.sql(ctx);
-    baseline = await startBaseline('fastify-sqlite', path.join(ctx.dataDir, 'mockyard.db'), tmpFile(sql), tmpFile(JSON.stringify(params)));
+    baseline = await startBaseline('fastify-sqlite', path.join(ctx.dataDir, 'mockyard.db'), tmpFile(JSON.stringify(w.sql(ctx, paths))));
   }
   const baselinePaths = w.baseline === 'fastify-sqlite' ? paths.map((_, i) => `/q?i=${i}`) : ['/'];
   try {
@@ -116,7 +116,7 @@ async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<vo
         rssMiB: rssMiB(mock.child.pid),
         note: m.errors || m.non2xx ? `${m.errors} errors, ${m.non2xx} non-2xx` : '',
       });
-      w.check?.({ connections, result: m, ratio, goal });
+      w.check?.({ connections, result: m, ratio, rssMiB: rssMiB(mock.child.pid), goal });
     }
   } finally {
     await baseline?.stop();
@@ -138,10 +138,10 @@ async function startupFigures(dataDir: string): Promise<void> {
   };
   const mockMs: number[] = [];
   const baseMs: number[] = [];
-  const sqlFile = tmpFile("SELECT json_object('status', 'ok') AS body FROM mockyard_meta LIMIT 1");
+  const planFile = tmpFile(JSON.stringify({ statements: ["SELECT json_object('status', 'ok') FROM mockyard_meta LIMIT 1"], params: [] }));
   for (let i = 0; i < runs; i++) {
     mockMs.push(await spawnToFirst200(() => startMockyard(dataDir), '/__mockyard/health'));
-    baseMs.push(await spawnToFirst200(() => startBaseline('fastify-sqlite', path.join(dataDir, 'mockyard.db'), sqlFile), '/'));
+    baseMs.push(await spawnToFirst200(() => startBaseline('fastify-sqlite', path.join(dataDir, 'mockyard.db'), planFile), '/'));
   }
   const m = median(mockMs);
   const b = median(baseMs);
@@ -189,23 +189,33 @@ async function main(): Promise<void> {
   if (selected('build')) await buildFigure();
   if (selected('startup')) await startupFigures(scale1.dataDir);
 
-  for (const scale of [1, 10] as const) {
-    const list = workloads.filter((w) => (w.scale ?? 1) === scale && selected(w.id) && !(args.quick && scale === 10));
-    if (list.length === 0) continue;
+  // One mockyard per (scale, server options): workloads that need other options get their own process.
+  const groups = new Map<string, Workload[]>();
+  for (const w of workloads) {
+    if (!selected(w.id) || (args.quick && w.scale === 10)) continue;
+    const key = JSON.stringify([w.scale ?? 1, w.serverArgs ?? []]);
+    groups.set(key, [...(groups.get(key) ?? []), w]);
+  }
+  for (const [key, list] of groups) {
+    const [scale, serverArgs] = JSON.parse(key) as [1 | 10, string[]];
     const dataDir = scale === 1 ? scale1.dataDir : scale10Dir;
-    const mock = await startMockyard(dataDir);
-    const ctx: BenchContext = { dataDir, scale, url: mock.url, measureDownload: (p) => download(`${mock.url}${p}`, mock.child.pid) };
+    const mock = await startMockyard(dataDir, serverArgs);
+    const store = FixtureStore.open(dataDir);
+    await prepare(mock.url);
+    const ctx: BenchContext = { dataDir, scale, url: mock.url, store, config: resolveConfig({ dataDir, scale, logLevel: 'silent' }, {}), measureDownload: (p) => download(`${mock.url}${p}`, mock.child.pid) };
     try {
       for (const w of list) {
-        console.log(`running ${w.id}: ${w.title}`);
+        console.log(`running ${w.id}: ${w.title}${serverArgs.length ? ` (mockyard ${serverArgs.join(' ')})` : ''}`);
         if (w.custom) await w.custom(ctx, { rows, goal, rss: () => rssMiB(mock.child.pid) });
         else await measure(ctx, mock, w);
       }
     } finally {
+      store.close();
       await mock.stop();
     }
   }
 
+  finalGoals(rows, goal);
   printTable();
   const out = path.join(root, 'bench', 'results');
   mkdirSync(out, { recursive: true });

@@ -12,6 +12,7 @@ import { openapiPlugin } from './platform/openapi.js';
 import { adminRoutes } from './platform/admin-routes.js';
 import { controlsPlugin } from './platform/controls.js';
 import { Runtime } from './platform/runtime.js';
+import { lazyCompilersFactory } from './platform/lazy-compilers.js';
 import { MAX_HEADER_BYTES, frameworkErrorHandler, installLimits } from './platform/limits.js';
 
 export interface BuildAppOptions {
@@ -36,6 +37,7 @@ export async function buildApp(config: Config, store: FixtureStore, options: Bui
   const areas = options.only ? [options.only] : (options.areas ?? AREAS);
   const app = Fastify({
     http: { maxHeaderSize: MAX_HEADER_BYTES },
+    schemaController: { compilersFactory: lazyCompilersFactory() },
     frameworkErrors: frameworkErrorHandler(areas, options.only),
     logger: loggerOptions(config),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },

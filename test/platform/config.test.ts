@@ -43,7 +43,7 @@ describe('configuration', () => {
 
   it('documents every option in the README table', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme, 'README option table is stale: regenerate it with `node dist/src/cli.js options-table`').toContain(renderOptionsTable());
+    expect(readme, 'README option table is stale: regenerate it with `node dist/bundle/cli.js options-table`').toContain(renderOptionsTable());
     expect(OPTIONS.map((o) => o.key).sort()).toEqual(Object.keys(DEFAULTS).sort());
   });
 });

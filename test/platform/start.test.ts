@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { startMockyard } from '../../src/index.js';
 import { packageRoot } from '../../src/paths.js';
 
-const cli = path.join(packageRoot(), 'dist', 'src', 'cli.js');
+// The command users run: package.json's bin.
+const cli = path.join(packageRoot(), 'dist', 'bundle', 'cli.js');
 
 function runCli(args: string[], timeoutMs = 15_000) {
   return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, MOCKYARD_LOG_LEVEL: 'warn' } });

@@ -38,7 +38,7 @@ export interface ReleaseFilter {
 const MAX_TOP = 1_000_000;
 
 // Fixture data is read-only, so a list for the same filter is the same bytes until the next swap.
-const cache = new LRUCache<string, Buffer>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (b) => b.length + 64 });
+const cache = new LRUCache<string, Buffer>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (b) => b.length + 64 });
 let cacheFor: { store: FixtureStore; generation: number } | null = null;
 
 /** The JSON array of BasicReleaseDetailsResponse items, newest first (uploaded_at, then id), as bytes. */

@@ -201,7 +201,7 @@ export class DkanQueries {
     this.#generation = store.generation;
     this.#responses =
       config.dkanCacheSize > 0
-        ? new LRUCache<string, Answer>({ max: config.dkanCacheSize, maxSize: 256 * 1024 * 1024, sizeCalculation: (a) => a.body.length + 64 })
+        ? new LRUCache<string, Answer>({ max: config.dkanCacheSize, maxSize: 32 * 1024 * 1024, sizeCalculation: (a) => a.body.length + 64 })
         : null;
     store.onSwap(() => this.#reset());
   }
