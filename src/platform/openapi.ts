@@ -1,9 +1,9 @@
 // One OpenAPI document built from the route schemas, with a tag per area; Swagger UI at /docs.
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { AreaDefinition } from '../areas/types.js';
+import { docsUi } from './docs-ui.js';
 
 export interface OpenApiOptions {
   areas: readonly AreaDefinition[];
@@ -63,7 +63,7 @@ async function openapi(app: FastifyInstance, opts: OpenApiOptions): Promise<void
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await docsUi(app);
 }
 
 export const openapiPlugin = fp(openapi, { name: 'mockyard-openapi' });

@@ -1,5 +1,5 @@
 // The datasets, resources and columns in the fixture database, read once per database generation.
-import type { DkanColumnDef, DkanColumnType } from '../../../fixtures/dkan/layout.js';
+import { displaySql, quoteIdent, type DkanColumnDef, type DkanColumnType } from '../../../fixtures/dkan/layout.js';
 import type { FixtureStore } from '../../platform/fixture-store.js';
 
 export interface Column extends DkanColumnDef {
@@ -36,24 +36,6 @@ export const RECORD_NUMBER: Column = {
   display: 'CAST(record_number AS TEXT)',
 };
 
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
-function displaySql(ident: string, type: DkanColumnType, decimals: number | null, dateFormat: string | null): string {
-  switch (type) {
-    case 'integer':
-      return `COALESCE(CAST(${ident} AS TEXT), '')`;
-    case 'decimal':
-      // printf turns NULL into 0.00, so empty stays empty explicitly.
-      return `CASE WHEN ${ident} IS NULL THEN '' ELSE printf('%.${decimals ?? 2}f', ${ident}) END`;
-    case 'date':
-      return dateFormat === 'mdy'
-        ? `COALESCE(substr(${ident}, 6, 2) || '/' || substr(${ident}, 9, 2) || '/' || substr(${ident}, 1, 4), '')`
-        : `COALESCE(${ident}, '')`;
-    default:
-      return `COALESCE(${ident}, '')`;
-  }
-}
-
 function load(store: FixtureStore): Catalog {
   const db = store.db;
   const datasets = db.prepare('SELECT id, title FROM dkan_datasets ORDER BY position').all() as { id: string; title: string }[];
@@ -80,7 +62,7 @@ function load(store: FixtureStore): Catalog {
   for (const c of columns) {
     const res = byDistribution.get(c.distribution_id);
     if (!res) continue;
-    const ident = quote(c.name);
+    const ident = quoteIdent(c.name);
     const col: Column = {
       name: c.name,
       type: c.type,

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.js';
 import type { FixtureStore } from '../../platform/fixture-store.js';
 import { NADAC_DATASET_ID } from '../../../fixtures/dkan/generated.js';
+import { MAX_JSON_ARGS, ROW_JSON_COLUMN, rowJsonSql } from '../../../fixtures/dkan/layout.js';
 import { RECORD_NUMBER, resourceAt, type Column, type Resource } from './datasets.js';
 import { noResourceFound } from './errors.js';
 import { normalizeQuery, parseQueryString, type Condition, type ConditionGroup, type NormalizedQuery, type Scalar } from './parse.js';
@@ -21,8 +22,6 @@ export interface Plan {
   countParams: unknown[];
 }
 
-/** SQLite's default SQLITE_MAX_FUNCTION_ARG. */
-const MAX_JSON_ARGS = 127;
 const MDY = /^(\d{2})\/(\d{2})\/(\d{4})$/;
 const NUMERIC = /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 
@@ -42,7 +41,6 @@ function bindFor(col: Column, v: Scalar): unknown {
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 class WhereBuilder {
   params: unknown[] = [];
@@ -143,17 +141,15 @@ export function planQuery(resource: Resource, q: NormalizedQuery): Plan {
   let rowsSql: string;
   if (q.format === 'csv') {
     rowsSql = `SELECT ${out.map((c) => c.display).join(', ')} FROM (${inner})`;
+  } else if (q.keys && !q.rowIds && !q.groupings && q.properties.length === resource.columns.length && q.properties.every((p, i) => p === resource.columns[i]!.name)) {
+    // Whole rows in column order: the JSON written at build time (the same rowJsonSql as below).
+    const rowsInner = `SELECT ${ROW_JSON_COLUMN} AS j FROM ${resource.table} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
+    rowsSql = `SELECT '[' || COALESCE(group_concat(j, ','), '') || ']' FROM (${rowsInner})`;
   } else if (out.length <= MAX_JSON_ARGS / 2) {
-    const row = q.keys
-      ? `json_object(${out.map((c) => `${sqlString(c.name)}, ${c.display}`).join(', ')})`
-      : `json_array(${out.map((c) => c.display).join(', ')})`;
-    rowsSql = `SELECT json_group_array(${row}) FROM (${inner})`;
+    rowsSql = `SELECT json_group_array(${rowJsonSql(out, q.keys)}) FROM (${inner})`;
   } else {
     // Wider than SQLite's function-argument limit: the same JSON by concatenation.
-    const row = q.keys
-      ? `${out.map((c, i) => `${sqlString(`${i === 0 ? '{' : ','}${JSON.stringify(c.name)}:`)} || json_quote(${c.display})`).join(' || ')} || '}'`
-      : `'[' || ${out.map((c) => `json_quote(${c.display})`).join(` || ',' || `)} || ']'`;
-    rowsSql = `SELECT '[' || COALESCE(group_concat(${row}, ','), '') || ']' FROM (${inner})`;
+    rowsSql = `SELECT '[' || COALESCE(group_concat(${rowJsonSql(out, q.keys)}, ','), '') || ']' FROM (${inner})`;
   }
   const countSql = groupBy
     ? `SELECT count(*) FROM (SELECT 1 FROM ${resource.table} WHERE ${whereSql}${groupBy})`
