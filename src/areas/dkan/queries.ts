@@ -188,6 +188,8 @@ const CSV_HEADERS = { 'content-disposition': 'attachment; filename="data.csv"' }
 export class DkanQueries {
   #responses: LRUCache<string, Answer> | null;
   #counts = new LRUCache<string, number>({ max: 10_000 });
+  // The schema key depends only on the resource and the selected columns; most queries select all.
+  #schemas = new LRUCache<string, string>({ max: 1_000 });
   #generation: number;
 
   constructor(
@@ -206,6 +208,7 @@ export class DkanQueries {
     this.#generation = this.store.generation;
     this.#responses?.clear();
     this.#counts.clear();
+    this.#schemas.clear();
   }
 
   /** A stored answer for exactly this request URL, before any parsing. */
@@ -246,7 +249,15 @@ export class DkanQueries {
     let body = '{';
     if (q.results) body += `"results":${this.store.prepare(plan.rowsSql).pluck(true).get(plan.rowsParams) as string},`;
     if (q.count) body += `"count":${this.#count(plan)},`;
-    if (q.schema) body += `"schema":${schemaJson(resource, q)},`;
+    if (q.schema) {
+      const key = `${resource.distributionId}\0${q.rowIds}\0${q.properties.join('\0')}`;
+      let schema = this.#schemas.get(key);
+      if (schema === undefined) {
+        schema = schemaJson(resource, q);
+        this.#schemas.set(key, schema);
+      }
+      body += `"schema":${schema},`;
+    }
     body += `"query":${echo}}`;
     return { contentType: JSON_TYPE, body: Buffer.from(body) };
   }
