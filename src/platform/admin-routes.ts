@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { AreaDefinition } from '../areas/types.js';
 import type { Config } from '../config.js';
+import type { JournalFilter } from './journal.js';
 import type { Runtime } from './runtime.js';
 
 export interface AdminRoutesOptions {
@@ -44,14 +45,6 @@ function filterSchema(areas: readonly AreaDefinition[], withLimit: boolean) {
   });
 }
 
-interface Filter {
-  area?: string;
-  operation?: string;
-  status?: string;
-  since?: string;
-  until?: string;
-  limit?: number;
-}
 
 export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOptions): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -93,7 +86,7 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
       },
     },
     async (request) => {
-      const { total, requests } = runtime.journal.list(request.query as Filter);
+      const { total, requests } = runtime.journal.list(request.query as JournalFilter);
       return { total, count: requests.length, requests };
     },
   );
@@ -110,7 +103,7 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
         response: { 200: Type.Object({ count: Type.Integer() }), ...unauthorized },
       },
     },
-    async (request) => ({ count: runtime.journal.count(request.query as Filter) }),
+    async (request) => ({ count: runtime.journal.count(request.query as JournalFilter) }),
   );
 
   app.delete(

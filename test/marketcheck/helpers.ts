@@ -1,3 +1,4 @@
+import type { Stats } from '../../fixtures/marketcheck/stats.js';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type Database from 'better-sqlite3';
 
@@ -14,13 +15,6 @@ export interface Car {
   price_stats: Stats;
   miles_stats: Stats;
   dom_stats: Stats;
-}
-export interface Stats {
-  median: number;
-  mean: number;
-  min: number;
-  max: number;
-  iqr: number;
 }
 
 /** GET /marketcheck/popular/cars with the given query (values used as given, pipes included). */

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AreaPluginOptions } from '../types.js';
-import { resourceAt, resourceById } from './datasets.js';
+import { resourceAt, resourceById, type Resource } from './datasets.js';
 import { DkanError, distributionNotFound, noResourceFound, notImported, phpTimestamp, routeNotFound, schemaError } from './errors.js';
 import { DkanQueries, type Answer } from './queries.js';
 import { DatasetIndexParamsSchema, DistributionParamsSchema, QuerystringSchema, responses } from './schemas.js';
@@ -44,51 +44,28 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
     return reply.code(400).send(err.body);
   });
 
-  app.get(
-    '/datastore/query/:datasetId/:index',
-    {
-      validatorCompiler: noValidation,
-      schema: {
-        operationId: OP_DATASET_INDEX,
-        tags: ['dkan'],
-        summary: 'Query one datastore resource by dataset id and resource index',
-        params: DatasetIndexParamsSchema,
-        querystring: QuerystringSchema,
-        response: responses,
+  // Both operations run the same query; they differ only in how the resource is addressed.
+  const route = (path: string, operationId: string, summary: string, params: object, resolve: (params: Record<string, string>) => Resource) =>
+    app.get(
+      path,
+      { validatorCompiler: noValidation, schema: { operationId, tags: ['dkan'], summary, params, querystring: QuerystringSchema, response: responses } },
+      async (request, reply) => {
+        const hit = queries.cached(request.url);
+        if (hit) return send(reply, hit);
+        return send(reply, queries.run(resolve(request.params as Record<string, string>), rawQuery(request.url), request.url));
       },
-    },
-    async (request, reply) => {
-      const hit = queries.cached(request.url);
-      if (hit) return send(reply, hit);
-      const { datasetId, index } = request.params as unknown as { datasetId: string; index: string };
-      const resource = resourceAt(opts.store, datasetId, index);
-      if (!resource) throw noResourceFound(datasetId, index);
-      return send(reply, queries.run(resource, rawQuery(request.url), request.url));
-    },
-  );
+    );
 
-  app.get(
-    '/datastore/query/:distributionId',
-    {
-      validatorCompiler: noValidation,
-      schema: {
-        operationId: OP_DISTRIBUTION,
-        tags: ['dkan'],
-        summary: 'Query one datastore resource by distribution id',
-        params: DistributionParamsSchema,
-        querystring: QuerystringSchema,
-        response: responses,
-      },
-    },
-    async (request, reply) => {
-      const hit = queries.cached(request.url);
-      if (hit) return send(reply, hit);
-      const { distributionId } = request.params as { distributionId: string };
-      const resource = resourceById(opts.store, distributionId);
-      if (!resource) throw distributionNotFound(distributionId);
-      return send(reply, queries.run(resource, rawQuery(request.url), request.url));
-    },
-  );
+  route('/datastore/query/:datasetId/:index', OP_DATASET_INDEX, 'Query one datastore resource by dataset id and resource index', DatasetIndexParamsSchema, ({ datasetId = '', index = '' }) => {
+    const resource = resourceAt(opts.store, datasetId, index);
+    if (!resource) throw noResourceFound(datasetId, index);
+    return resource;
+  });
+  route('/datastore/query/:distributionId', OP_DISTRIBUTION, 'Query one datastore resource by distribution id', DistributionParamsSchema, ({ distributionId = '' }) => {
+    const resource = resourceById(opts.store, distributionId);
+    if (!resource) throw distributionNotFound(distributionId);
+    return resource;
+  });
 }
 
 /** The natural 400 and 404 bodies of an operation, for forced errors. */
