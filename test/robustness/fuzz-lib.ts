@@ -125,7 +125,7 @@ export function enc(s: string): string {
 }
 
 const HOSTILE_STRINGS = [
-  '', ' ', '0', '-1', '1e309', 'NaN', 'null', 'undefined', 'true', '[]', '{}', '[object Object]', '__proto__', 'constructor',
+  '', ' ', '0', '-1', '1e309', 'NaN', 'null', 'undefined', 'true', '[]', '{}', '[object Object]', '__proto__', 'constructor', 'hasOwnProperty', 'valueOf', 'toString',
   "'", '"', "' OR '1'='1", '1; DROP TABLE x; --', '%', '%%', '\\', '../..', '\u0000', '\r\n', '\t', '\u001b[31m', '\u202e', '\uFEFF',
   '\uD800', '\uFFFF', '𝕏😀', 'ß', 'İ', 'ǅ', '日本語', 'a'.repeat(300), ',', ',,,', '|', '*', '?', '#', '&', '=', '+',
 ] as const;
@@ -348,7 +348,7 @@ function areaParts(op: Operation, cat: Catalog, h: boolean): fc.Arbitrary<Parts>
           q('descriptionText', ['the'], 0.3), q('useFullText'), q('includeDeletedLanguages'), q('matchingTranslationsOnly'),
         ),
         headers: fc.record(
-          { authorization: h ? authHeader(cat.agco.tokens) : fc.constantFrom(...cat.agco.tokens).map((t) => `Bearer ${t}`), accept: fc.constantFrom('application/json', 'application/xml', 'text/json', 'text/xml', '*/*', 'text/html', 'application/xml;q=0.1, application/json;q=0.9', ';;;', 'application/*') },
+          { authorization: h ? authHeader(cat.agco.tokens) : fc.constantFrom(...cat.agco.tokens).map((t) => `Bearer ${t}`), accept: fc.constantFrom('application/json', 'application/xml', 'text/json', 'text/xml', '*/*', 'text/html', 'application/xml;q=0.1, application/json;q=0.9', ';;;', 'application/*', 'constructor', '__proto__', 'text/*;q=x') },
           { requiredKeys: ['authorization'] },
         ),
       });
