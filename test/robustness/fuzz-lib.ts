@@ -536,7 +536,8 @@ export async function check(sender: Sender, req: FuzzRequest, timeoutMs: number,
   const status = res.statusCode;
   const failures: Failure[] = [];
   if (status >= 500 && req.forced !== status) failures.push({ invariant: 'no-5xx', request: req, status, detail: (res.body ?? '').slice(0, 300) });
-  if (status >= 400 && status < 500) {
+  // Forced 5xx too: a client under test parses them like the natural ones.
+  if (status >= 400) {
     const problem = isPreferRejection(req, res) ? undefined : errorShapeProblem(req.area, res, req.headers.accept);
     if (problem) failures.push({ invariant: 'error-shape', request: req, status, detail: problem });
   }
