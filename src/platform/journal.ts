@@ -45,7 +45,7 @@ function maskValue(name: string, value: string): string {
 }
 
 export function maskHeaders(headers: IncomingHttpHeaders, adminToken: string | null): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   const hide = (name: string, v: string) => {
     if (SECRET_HEADERS.has(name)) return maskValue(name, v);
     return adminToken && v.includes(adminToken) ? v.split(adminToken).join(MASK) : v;
@@ -60,7 +60,8 @@ export function maskHeaders(headers: IncomingHttpHeaders, adminToken: string | n
 /** Query of a raw URL as an object; repeated keys become lists, secret values are masked. */
 export function maskedQuery(url: string, adminToken: string | null): Record<string, string | string[]> {
   const q = url.indexOf('?');
-  const out: Record<string, string | string[]> = {};
+  // No prototype: keys such as `constructor` or `__proto__` are parameters like any other.
+  const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   if (q < 0) return out;
   for (const [key, rawValue] of new URLSearchParams(url.slice(q + 1))) {
     const secret = SECRET_QUERY.has(key.toLowerCase()) || (adminToken !== null && rawValue.includes(adminToken));

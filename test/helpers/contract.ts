@@ -65,6 +65,11 @@ export interface ResponseLike {
   payload?: string;
 }
 
+/** Whether one of the real services' contracts has this operation (mockyard adds a few of its own). */
+export function hasContract(operationId: string): boolean {
+  return operations.has(operationId);
+}
+
 /** Problems of a response against the contract; empty when it conforms. */
 export function contractProblems(operationId: string, res: ResponseLike): string[] {
   const found = operations.get(operationId);

@@ -23,7 +23,8 @@ export function negotiate(accept: string | undefined): MediaType {
     .sort((a, b) => b.quality - a.quality || a.index - b.index);
   for (const r of ranges) {
     if ((MEDIA_TYPES as readonly string[]).includes(r.type)) return r.type as MediaType;
-    const wild = WILDCARDS[r.type];
+    // Own keys only: an Accept of `constructor` must not find Object.prototype's members.
+    const wild = Object.hasOwn(WILDCARDS, r.type) ? WILDCARDS[r.type] : undefined;
     if (wild) return wild;
   }
   return 'application/json';

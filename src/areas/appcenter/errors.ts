@@ -28,7 +28,9 @@ export class AppCenterError extends Error {
 
 export function errorBody(statusCode: number, detail?: string): GatewayError {
   const kind = KINDS[statusCode] ?? KINDS[400]!;
-  return { message: `${detail ?? kind.text}. Correlation ID: ${randomUUID()}`, statusCode, code: kind.code };
+  // Platform messages end in a full stop already; the gateway adds its own before the correlation id.
+  const text = (detail ?? kind.text).replace(/\.$/, '');
+  return { message: `${text}. Correlation ID: ${randomUUID()}`, statusCode, code: kind.code };
 }
 
 export function sendError(reply: FastifyReply, statusCode: number, detail?: string): FastifyReply {

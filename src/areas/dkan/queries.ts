@@ -106,16 +106,21 @@ class WhereBuilder {
     const required: string[] = [];
     const excluded: string[] = [];
     const optional: string[] = [];
+    const sql = `(${cols.map((col) => `${this.patternTarget(col)} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
     for (const raw of terms) {
       const sign = raw[0] === '+' || raw[0] === '-' ? raw[0] : '';
       const word = raw.slice(sign ? 1 : 0).replace(/^"|"$/g, '').replace(/\*$/, '');
       if (word === '') continue;
-      const sql = `(${cols.map((col) => `${this.patternTarget(col)} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
-      for (let i = 0; i < cols.length; i++) this.params.push(`%${escapeLike(word)}%`);
-      (sign === '+' ? required : sign === '-' ? excluded : optional).push(sql);
+      (sign === '+' ? required : sign === '-' ? excluded : optional).push(`%${escapeLike(word)}%`);
     }
-    const parts = [...required, ...excluded.map((s) => `NOT ${s}`)];
-    if (optional.length > 0 && required.length === 0) parts.push(`(${optional.join(' OR ')})`);
+    // Parameters are bound in the order their placeholders appear: required, excluded, then optional terms.
+    const parts = [...required.map(() => sql), ...excluded.map(() => `NOT ${sql}`)];
+    const bound = [...required, ...excluded];
+    if (optional.length > 0 && required.length === 0) {
+      parts.push(`(${optional.map(() => sql).join(' OR ')})`);
+      bound.push(...optional);
+    }
+    for (const pattern of bound) for (let i = 0; i < cols.length; i++) this.params.push(pattern);
     return parts.length === 0 ? '1' : `(${parts.join(' AND ')})`;
   }
 }

@@ -28,7 +28,8 @@ export function parseRankingQuery(q: RawQuery): RankingQuery | { error: string }
   }
   const rawCountry = single(q.country);
   // An empty country is the default, as if it were left out.
-  const country = rawCountry === undefined || rawCountry === '' ? 'us' : COUNTRY[rawCountry];
+  // Own keys only: `constructor` or `toString` must not find Object.prototype's members.
+  const country = rawCountry === undefined || rawCountry === '' ? 'us' : Object.hasOwn(COUNTRY, rawCountry) ? COUNTRY[rawCountry] : undefined;
   if (!country) return { error: `Invalid value "${rawCountry}" for parameter country: use us, ca, US or CA` };
 
   const cityState = single(q.city_state);

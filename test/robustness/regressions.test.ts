@@ -1,0 +1,56 @@
+// Bugs the fuzzer and the injection corpus found, each pinned by the request that showed it.
+import { describe, expect, it } from 'vitest';
+import { testApp } from '../helpers/app.js';
+import { enc, errorShapeProblem, loadCatalog } from './fuzz-lib.js';
+
+const { app, store } = await testApp();
+const cat = await loadCatalog(app, store);
+
+describe('names of Object.prototype members are plain values', () => {
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('MarketCheck country=%s is a 400 naming the parameter', async (v) => {
+    const res = await app.inject(`/marketcheck/popular/cars?api_key=k&car_type=used&country=${v}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: 400, message: `Invalid value "${v}" for parameter country: use us, ca, US or CA` });
+  });
+
+  it.each(['constructor', '__proto__', 'hasOwnProperty'])('AGCO Accept: %s falls back to JSON', async (accept) => {
+    const res = await app.inject({ url: '/agco/api/v2/StringDefinitions?limit=1', headers: { authorization: `Bearer ${cat.agco.tokens[0]}`, accept } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('the journal keeps query keys named constructor and __proto__', async () => {
+    await app.inject('/dkan/datastore/query/x/0?constructor=a&__proto__=b&toString=c&toString=d');
+    const res = await app.inject('/__mockyard/requests?limit=1');
+    expect(res.statusCode).toBe(200);
+    const query = (JSON.parse(res.body) as { requests: { query: object }[] }).requests[0]!.query;
+    expect(Object.entries(query)).toEqual([['constructor', 'a'], ['__proto__', 'b'], ['toString', ['c', 'd']]]);
+  });
+});
+
+describe("DKAN match: placeholders and values line up whatever the terms' order", () => {
+  const dk = cat.dkan[0]!;
+  const col = dk.columns[0]!;
+  const base = `/dkan/datastore/query/${dk.datasetId}/${dk.index}?limit=50&properties=${enc(col)}`;
+
+  it.each([
+    ['an optional term before an excluded one', 'tablet -acetaminophen', (t: string) => t.includes('tablet') && !t.includes('acetaminophen')],
+    ['an excluded term before a required one', '-tablet +mg', (t: string) => !t.includes('tablet') && t.includes('mg')],
+    ['optional, required, excluded', 'oral +tablet -er', (t: string) => t.includes('tablet') && !/er/.test(t)],
+  ])('%s (%s)', async (_, query, fits) => {
+    const res = await app.inject(`${base}&conditions[0][property]=${enc(col)}&conditions[0][operator]=match&conditions[0][value]=${enc(query)}`);
+    expect(res.statusCode).toBe(200);
+    const rows = res.json().results as Record<string, string>[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) expect(fits(r[col]!.toLowerCase()), r[col]).toBe(true);
+  });
+});
+
+describe('App Center error messages', () => {
+  it('end in exactly one full stop before the correlation id, also for platform messages', async () => {
+    const res = await app.inject(`/appcenter/v0.1/apps/${'o'.repeat(1100)}/a/releases`);
+    expect(res.statusCode).toBe(414);
+    expect(errorShapeProblem('appcenter', res)).toBeUndefined();
+    expect(res.json().message).toMatch(/too long\. Correlation ID/);
+  });
+});
