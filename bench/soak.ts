@@ -149,7 +149,7 @@ const pct = (values: number[], p: number) => {
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
 
 pinSelfToCore1();
-const cli = path.join(packageRoot(), 'dist', 'src', 'cli.js');
+const cli = path.join(packageRoot(), 'dist', 'bundle', 'cli.js');
 const server = await waitReady(spawnNode([cli, '--port', '0', '--log-level', 'warn']), /ready at (http:\/\/\S+)/, (m) => m[1]!);
 const pid = server.child.pid;
 let exitCode = 0;

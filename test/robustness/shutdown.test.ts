@@ -8,7 +8,7 @@ import { packageRoot } from '../../src/paths.js';
 import { testApp } from '../helpers/app.js';
 import { loadCatalog } from './fuzz-lib.js';
 
-const cli = path.join(packageRoot(), 'dist', 'src', 'cli.js');
+const cli = path.join(packageRoot(), 'dist', 'bundle', 'cli.js');
 const { app, store } = await testApp();
 const cat = await loadCatalog(app, store);
 
