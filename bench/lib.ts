@@ -134,3 +134,28 @@ export function download(url: string, serverPid: number | undefined): Promise<{ 
       });
   });
 }
+
+/** One request at a time over a kept-alive connection: per-request latency with sub-millisecond resolution. */
+export async function sequentialLatency(base: string, paths: readonly string[], count: number, headers: Record<string, string> = {}): Promise<{ median: number; p99: number }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const started = process.hrtime.bigint();
+      await new Promise<void>((resolve, reject) => {
+        http
+          .get(`${base}${paths[i % paths.length]}`, { agent, headers }, (res) => {
+            res.on('data', () => {});
+            res.on('end', () => resolve());
+            res.on('error', reject);
+          })
+          .on('error', reject);
+      });
+      times.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+  } finally {
+    agent.destroy();
+  }
+  times.sort((a, b) => a - b);
+  return { median: median(times), p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))]! };
+}

@@ -29,7 +29,7 @@ export class FixtureStore {
     const db = new Database(path.join(dataDir, DB_FILE), { readonly: true, fileMustExist: true });
     // A modest page cache: the OS keeps the file cached anyway, and mmap would count every page read
     // into the server's resident memory (the Docker memory figure users watch).
-    db.pragma('cache_size = -16384');
+    db.pragma('cache_size = -8192');
     return db;
   }
 
