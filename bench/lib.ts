@@ -56,6 +56,17 @@ export function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+/** Resident memory of a process, split into anonymous memory and mapped files (binary, libraries, mmap'd database). */
+export function rssParts(pid: number | undefined): { anon: number; file: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
+    return { anon: kb('RssAnon'), file: kb('RssFile') + kb('RssShmem') };
+  } catch {
+    return { anon: NaN, file: NaN };
+  }
+}
+
 export function rssMiB(pid: number | undefined): number {
   if (!pid) return NaN;
   try {

@@ -7,7 +7,7 @@ import { resolveConfig } from '../src/config.js';
 import { packageRoot } from '../src/paths.js';
 import { ensureFixtures } from '../src/server.js';
 import { FixtureStore } from '../src/platform/fixture-store.js';
-import { type LoadResult, type Server, fetchBody, load, median, pinSelfToCore1, rssMiB, sequentialLatency, spawnNode, waitReady, download, hasTaskset } from './lib.js';
+import { type LoadResult, type Server, fetchBody, load, median, pinSelfToCore1, rssMiB, rssParts, sequentialLatency, spawnNode, waitReady, download, hasTaskset } from './lib.js';
 import { type Workload, type BenchContext, finalGoals, prepare, workloads } from './workloads.js';
 
 const { values: args } = parseArgs({
@@ -125,7 +125,7 @@ async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<vo
         rssMiB: rssMiB(mock.child.pid),
         note: m.errors || m.non2xx ? `${m.errors} errors, ${m.non2xx} non-2xx` : '',
       });
-      w.check?.({ connections, result: m, ratio, rssMiB: rssMiB(mock.child.pid), goal });
+      w.check?.({ connections, result: m, ratio, rssMiB: rssMiB(mock.child.pid), rssParts: rssParts(mock.child.pid), goal });
     }
   } finally {
     await baseline?.stop();

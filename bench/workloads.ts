@@ -19,6 +19,7 @@ export interface CheckArgs {
   result: LoadResult;
   ratio: number | null;
   rssMiB: number;
+  rssParts: { anon: number; file: number };
   goal(name: string, pass: boolean, value: string): void;
 }
 
@@ -158,8 +159,8 @@ export const workloads: Workload[] = [
       fileOf('.txt'),
       ...benchmarkValues(ctx.store).slice(0, 20).map((v) => `/dkan${benchmarkPath(v)}`),
     ],
-    check: ({ connections, rssMiB, goal }) => {
-      goal(`resident memory after the mixed load (${connections} connections) <= 120 MB`, rssMiB * 1.048576 <= 120, `${(rssMiB * 1.048576).toFixed(0)} MB`);
+    check: ({ connections, rssMiB, rssParts, goal }) => {
+      goal(`resident memory after the mixed load (${connections} connections) <= 120 MB`, rssMiB * 1.048576 <= 120, `${(rssMiB * 1.048576).toFixed(0)} MB (anonymous ${(rssParts.anon * 1.048576).toFixed(0)} MB, mapped files ${(rssParts.file * 1.048576).toFixed(0)} MB)`);
     },
   },
 ];

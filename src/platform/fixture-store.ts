@@ -27,8 +27,10 @@ export class FixtureStore {
 
   static #openDb(dataDir: string): Database.Database {
     const db = new Database(path.join(dataDir, DB_FILE), { readonly: true, fileMustExist: true });
-    // A modest page cache: the OS keeps the file cached anyway, and mmap would count every page read
-    // into the server's resident memory (the Docker memory figure users watch).
+    // Reads go through a memory map: a page the OS already caches costs no system call, which keeps a
+    // paged query on 1,000,000 rows close to one on 10,000. Mapped pages are the OS's file cache, shared
+    // and reclaimable, but they do show in the process's resident size (RssFile).
+    db.pragma('mmap_size = 1073741824');
     db.pragma('cache_size = -8192');
     return db;
   }
