@@ -17,6 +17,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     quick: { type: 'boolean', default: false },
     'startup-runs': { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -27,7 +28,8 @@ if (args.help) {
   --connections <list>  connection counts (default 10,100)
   --only <list>         workload ids or prefixes (e.g. E,B-national,startup); default all
   --quick               1 s runs at 10 connections, no scale-10 workloads: a smoke run
-  --startup-runs <n>    spawns per startup median (default 5)`);
+  --startup-runs <n>    spawns per startup median (default 5)
+  --rounds <n>          mockyard/baseline runs alternated per figure; medians are reported (default 3)`);
   process.exit(0);
 }
 
@@ -37,6 +39,7 @@ const cli = path.join(dist, 'bundle', 'cli.js');
 const baselineScript = path.join(dist, 'bench', 'baseline-server.js');
 const duration = args.quick ? 1 : Number(args.duration);
 const connectionsList = (args.quick ? '10' : args.connections).split(',').map(Number);
+const rounds = args.quick ? 1 : Math.max(1, Number(args.rounds));
 const only = args.only?.split(',').map((s) => s.trim());
 const selected = (id: string) => !only || only.some((o) => id === o || id.startsWith(`${o}-`) || id.startsWith(o));
 
@@ -109,9 +112,17 @@ async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<vo
       rows.push({ workload: `${w.id} (1 at a time)`, connections: 1, rps: 1000 / probe.median, p50: probe.median, p99: probe.p99, baseline: null, baselineRps: null, ratio: null, rssMiB: null, note: 'sequential requests, sub-ms latency' });
     }
     for (const connections of connectionsList) {
-      await runLoad(mock, w, connections, paths.slice(0, 50)); // warm-up (short)
-      const m = await runLoad(mock, w, connections, paths);
-      const b = baseline ? await load(baseline.url, baselinePaths, connections, duration) : undefined;
+      await load(mock.url, paths.slice(0, 50), connections, 1, w.headers?.() ?? {}); // warm-up
+      if (baseline) await load(baseline.url, baselinePaths, connections, 1);
+      // Alternate the two servers and keep medians: single runs on a shared machine drift.
+      const ms: LoadResult[] = [];
+      const bs: LoadResult[] = [];
+      for (let round = 0; round < rounds; round++) {
+        ms.push(await runLoad(mock, w, connections, paths));
+        if (baseline) bs.push(await load(baseline.url, baselinePaths, connections, duration));
+      }
+      const m = medianResult(ms);
+      const b = baseline ? medianResult(bs) : undefined;
       const ratio = b ? m.rps / b.rps : null;
       rows.push({
         workload: w.id,
@@ -123,13 +134,18 @@ async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<vo
         baselineRps: b?.rps ?? null,
         ratio,
         rssMiB: rssMiB(mock.child.pid),
-        note: m.errors || m.non2xx ? `${m.errors} errors, ${m.non2xx} non-2xx` : '',
+        note: m.errors || m.non2xx ? `${m.errors} errors, ${m.non2xx} non-2xx` : rounds > 1 ? `median of ${rounds}` : '',
       });
       w.check?.({ connections, result: m, ratio, rssMiB: rssMiB(mock.child.pid), rssParts: rssParts(mock.child.pid), goal });
     }
   } finally {
     await baseline?.stop();
   }
+}
+
+function medianResult(results: LoadResult[]): LoadResult {
+  const pick = (k: keyof LoadResult) => median(results.map((r) => r[k]));
+  return { rps: pick('rps'), p50: pick('p50'), p99: pick('p99'), errors: results.reduce((a, r) => a + r.errors, 0), non2xx: results.reduce((a, r) => a + r.non2xx, 0), bytesPerSec: pick('bytesPerSec') };
 }
 
 async function startupFigures(dataDir: string): Promise<void> {
@@ -185,7 +201,7 @@ function printTable(): void {
 async function main(): Promise<void> {
   pinSelfToCore1();
   const started = Date.now();
-  console.log(`mockyard bench: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, ${hasTaskset ? 'server on core 0, load on core 1' : 'no taskset: unpinned'}; ${duration}s per run at ${connectionsList.join(',')} connections`);
+  console.log(`mockyard bench: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, ${hasTaskset ? 'server on core 0, load on core 1' : 'no taskset: unpinned'}; ${duration}s per run, ${rounds} rounds, at ${connectionsList.join(',')} connections`);
   const scale1 = resolveConfig({ logLevel: 'silent' }, {});
   await ensureFixtures(scale1, (m) => console.log(`  ${m}`));
   const needScale10 = !args.quick && workloads.some((w) => w.scale === 10 && selected(w.id));
@@ -229,7 +245,7 @@ async function main(): Promise<void> {
   const out = path.join(root, 'bench', 'results');
   mkdirSync(out, { recursive: true });
   const file = path.join(out, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, model: os.cpus()[0]?.model, duration, connections: connectionsList, seconds: (Date.now() - started) / 1000, rows, goals }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, model: os.cpus()[0]?.model, duration, rounds, connections: connectionsList, seconds: (Date.now() - started) / 1000, rows, goals }, null, 2)}\n`);
   console.log(`\nresults: ${path.relative(root, file)} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -57,8 +57,14 @@ export async function buildApp(config: Config, store: FixtureStore, options: Bui
 
   const runtime = options.runtime ?? new Runtime(config);
   installRootErrorHandling(app, !options.only);
+  const anyOrigin = config.corsOrigins.includes('*');
+  const allowedOrigins = new Set(config.corsOrigins);
   await app.register(cors, {
-    origin: config.corsOrigins.includes('*') ? true : [...config.corsOrigins],
+    // CORS headers only answer browsers, which always send Origin; other clients get none of them.
+    origin: (origin, callback) => {
+      if (!origin) return callback(null, false);
+      callback(null, anyOrigin || allowedOrigins.has(origin));
+    },
     credentials: true,
     exposedHeaders: ['Content-Range', 'Content-Length', 'ETag', 'Last-Modified', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset-Time', 'Preference-Applied', 'Mockyard-Error'],
   });

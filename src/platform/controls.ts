@@ -5,7 +5,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../areas/types.js';
 import type { Config } from '../config.js';
 import { dropConnection, malformedPayload, slowPayload } from './faults.js';
-import { maskHeaders, maskedQuery } from './journal.js';
 import { PreferError, parsePrefer, type FaultKind, type Preferences } from './prefer.js';
 import { between } from './prng.js';
 import type { Runtime } from './runtime.js';
@@ -83,7 +82,7 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
 
     if (runtime.journal.capacity > 0) {
       const started = process.hrtime.bigint();
-      const timestamp = new Date().toISOString();
+      const time = Date.now();
       const id = runtime.journal.nextId();
       reply.raw.once('close', () => {
         const noResponse = state.fault === 'reset' || state.fault === 'empty' || !reply.raw.headersSent;
@@ -92,12 +91,11 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
           method: request.method,
           area: area.name,
           operationId,
-          path: pathOf(request.url),
-          query: maskedQuery(request.url, config.adminToken),
-          headers: maskHeaders(request.headers, config.adminToken),
+          url: request.url,
+          headers: request.headers,
           status: noResponse ? null : reply.raw.statusCode,
           durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
-          timestamp,
+          time,
           fault: state.fault,
           forced: state.forced,
         });
@@ -158,12 +156,15 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
     }
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const state = states.get(request);
-    if (!state?.fault || request.method === 'HEAD') return payload;
-    if (state.fault === 'malformed') return malformedPayload(request, reply, payload);
-    if (state.fault === 'slow') return slowPayload(reply, payload);
-    return payload;
+    if (!state?.fault || request.method === 'HEAD') return done(null, payload);
+    if (state.fault === 'malformed') {
+      malformedPayload(request, reply, payload).then((p) => done(null, p), (err: Error) => done(err));
+      return;
+    }
+    if (state.fault === 'slow') return done(null, slowPayload(reply, payload));
+    return done(null, payload);
   });
 }
 

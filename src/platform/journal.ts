@@ -20,6 +20,25 @@ export interface JournalEntry {
   forced: boolean;
 }
 
+/**
+ * What is kept per request: the raw URL and header object, masked and parsed only when someone reads
+ * the journal, so recording costs next to nothing on the request path.
+ */
+export interface JournalRecord {
+  id: number;
+  method: string;
+  area: AreaName;
+  operationId: string | null;
+  url: string;
+  headers: IncomingHttpHeaders;
+  status: number | null;
+  durationMs: number;
+  /** Epoch milliseconds when the request arrived. */
+  time: number;
+  fault: string | null;
+  forced: boolean;
+}
+
 export interface JournalFilter {
   area?: string;
   operation?: string;
@@ -78,13 +97,16 @@ function statusMatches(status: number | null, wanted: string): boolean {
 }
 
 export class Journal {
-  #entries: (JournalEntry | undefined)[];
+  #entries: (JournalRecord | undefined)[];
   #next = 0;
   #size = 0;
   #lastId = 0;
 
-  constructor(readonly capacity: number) {
-    this.#entries = new Array<JournalEntry | undefined>(capacity);
+  constructor(
+    readonly capacity: number,
+    private readonly adminToken: string | null = null,
+  ) {
+    this.#entries = new Array<JournalRecord | undefined>(capacity);
   }
 
   get size(): number {
@@ -96,7 +118,7 @@ export class Journal {
     return this.#lastId;
   }
 
-  add(entry: JournalEntry): void {
+  add(entry: JournalRecord): void {
     if (this.capacity === 0) return;
     this.#entries[this.#next] = entry;
     this.#next = (this.#next + 1) % this.capacity;
@@ -104,14 +126,14 @@ export class Journal {
   }
 
   /** Newest first. */
-  *#newestFirst(): Generator<JournalEntry> {
+  *#newestFirst(): Generator<JournalRecord> {
     for (let i = 1; i <= this.#size; i++) {
       const entry = this.#entries[(this.#next - i + this.capacity) % this.capacity];
       if (entry) yield entry;
     }
   }
 
-  #matches(filter: JournalFilter): (e: JournalEntry) => boolean {
+  #matches(filter: JournalFilter): (e: JournalRecord) => boolean {
     const since = filter.since === undefined ? undefined : Date.parse(filter.since);
     const until = filter.until === undefined ? undefined : Date.parse(filter.until);
     return (e) => {
@@ -119,9 +141,8 @@ export class Journal {
       if (filter.operation !== undefined && e.operationId !== filter.operation) return false;
       if (filter.status !== undefined && !statusMatches(e.status, filter.status)) return false;
       if (since !== undefined || until !== undefined) {
-        const t = Date.parse(e.timestamp);
-        if (since !== undefined && t < since) return false;
-        if (until !== undefined && t > until) return false;
+        if (since !== undefined && e.time < since) return false;
+        if (until !== undefined && e.time > until) return false;
       }
       return true;
     };
@@ -135,9 +156,27 @@ export class Journal {
     for (const entry of this.#newestFirst()) {
       if (!matches(entry)) continue;
       total += 1;
-      if (requests.length < limit) requests.push(entry);
+      if (requests.length < limit) requests.push(this.#entry(entry));
     }
     return { total, requests };
+  }
+
+  #entry(r: JournalRecord): JournalEntry {
+    const q = r.url.indexOf('?');
+    return {
+      id: r.id,
+      method: r.method,
+      area: r.area,
+      operationId: r.operationId,
+      path: q < 0 ? r.url : r.url.slice(0, q),
+      query: maskedQuery(r.url, this.adminToken),
+      headers: maskHeaders(r.headers, this.adminToken),
+      status: r.status,
+      durationMs: r.durationMs,
+      timestamp: new Date(r.time).toISOString(),
+      fault: r.fault,
+      forced: r.forced,
+    };
   }
 
   count(filter: JournalFilter = {}): number {
@@ -147,7 +186,7 @@ export class Journal {
   /** Empties the journal and returns how many entries it held. */
   clear(): number {
     const n = this.#size;
-    this.#entries = new Array<JournalEntry | undefined>(this.capacity);
+    this.#entries = new Array<JournalRecord | undefined>(this.capacity);
     this.#next = 0;
     this.#size = 0;
     return n;

@@ -35,18 +35,22 @@ export function frameworkErrorHandler(areas: readonly AreaDefinition[], only?: A
 }
 
 export function installLimits(app: FastifyInstance, areas: readonly AreaDefinition[], only?: AreaDefinition): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request and almost always just passes.
+  app.addHook('onRequest', (request, reply, done) => {
     const url = request.url;
     if (url.length > MAX_URL_LENGTH) {
-      return reject(request, reply, areaOf(url, areas, only), 414, `The request URL is ${url.length} characters long; mockyard serves at most ${MAX_URL_LENGTH}.`);
+      reject(request, reply, areaOf(url, areas, only), 414, `The request URL is ${url.length} characters long; mockyard serves at most ${MAX_URL_LENGTH}.`);
+      return;
     }
     const q = url.indexOf('?');
     if (q >= 0) {
       let params = 1;
       for (let i = q; i < url.length; i++) if (url.charCodeAt(i) === 38 /* & */) params++;
       if (params > MAX_QUERY_PARAMETERS) {
-        return reject(request, reply, areaOf(url, areas, only), 400, `The request has ${params} query parameters; mockyard accepts at most ${MAX_QUERY_PARAMETERS}.`);
+        reject(request, reply, areaOf(url, areas, only), 400, `The request has ${params} query parameters; mockyard accepts at most ${MAX_QUERY_PARAMETERS}.`);
+        return;
       }
     }
+    done();
   });
 }

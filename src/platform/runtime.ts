@@ -18,8 +18,8 @@ export class Runtime {
   #latencyRandom!: Random;
   #listeners = new Set<ResetListener>();
 
-  constructor(readonly config: Pick<Config, 'journalSize' | 'faultSeed'>) {
-    this.journal = new Journal(config.journalSize);
+  constructor(readonly config: Pick<Config, 'journalSize' | 'faultSeed' | 'adminToken'>) {
+    this.journal = new Journal(config.journalSize, config.adminToken);
     this.#seed();
   }
 

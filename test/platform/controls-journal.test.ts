@@ -110,7 +110,7 @@ describe('request journal', () => {
             continue;
           }
           const id = journal.nextId();
-          journal.add({ id, method: 'GET', area: 'dkan', operationId: null, path: '/', query: {}, headers: {}, status: 200, durationMs: 0, timestamp: new Date(0).toISOString(), fault: null, forced: false });
+          journal.add({ id, method: 'GET', area: 'dkan', operationId: null, url: '/', headers: {}, status: 200, durationMs: 0, time: 0, fault: null, forced: false });
           since.push(id);
         }
         const got = journal.list().requests.map((r) => r.id);
