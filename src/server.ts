@@ -39,15 +39,8 @@ export async function ensureFixtures(config: Config, progress: Progress, force =
     return { built: false, dbPath: path.join(config.dataDir, DB_FILE), fingerprint, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
   }
   const { buildFixtures } = await import('../fixtures/build.js');
-  return buildFixtures({
-    dataDir: config.dataDir,
-    fixturesDir: fixturesRoot(),
-    seed: config.seed,
-    scale: config.scale,
-    dkanCsvDir: config.dkanCsvDir,
-    force,
-    log: progress,
-  });
+  // Already found stale (or forced): build without hashing the sources a second time.
+  return buildFixtures({ ...input, dataDir: config.dataDir, fingerprint, force: true, log: progress });
 }
 
 function urlOf(app: FastifyInstance, config: Config): string {

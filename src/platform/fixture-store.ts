@@ -1,13 +1,15 @@
 // The read-only fixture database, shared by all areas; swappable in watch mode.
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { DB_FILE } from '../../fixtures/fingerprint.js';
 
 type Listener = () => void;
 
 export class FixtureStore {
   #db: Database.Database;
-  #statements = new Map<string, Database.Statement>();
+  // Bounded: DKAN's SQL text varies with the shape of a query (list lengths, columns, sorts).
+  #statements = new LRUCache<string, Database.Statement>({ max: 1000 });
   #listeners = new Set<Listener>();
   #filesDir: string;
   #fingerprint: string;

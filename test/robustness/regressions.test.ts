@@ -54,3 +54,25 @@ describe('App Center error messages', () => {
     expect(res.json().message).toMatch(/too long\. Correlation ID/);
   });
 });
+
+describe('DKAN match stays within SQLite expression limits', () => {
+  const ds = '64a7a500-244b-5d74-a23c-d84bc7dec470';
+  const match = (words: number, columns = 'ndc_description') =>
+    app.inject(`/dkan/datastore/query/${ds}/1?limit=1&conditions=${encodeURIComponent(JSON.stringify([{ property: columns, value: Array.from({ length: words }, (_, i) => `w${i}`).join(' '), operator: 'match' }]))}`);
+
+  it('serves 100 words', async () => {
+    expect((await match(100)).statusCode).toBe(200);
+  });
+
+  it.each([101, 1500])('answers %i words with DKAN\'s 400, not a 500', async (words) => {
+    const res = await match(words);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ message: 'JSON Schema validation failed.', data: { keyword: 'maxItems', pointer: 'conditions/0/value' } });
+  });
+
+  it('answers more than 20 columns with a 400', async () => {
+    const res = await match(1, Array.from({ length: 21 }, () => 'ndc').join(','));
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ data: { keyword: 'maxItems', pointer: 'conditions/0/property' } });
+  });
+});

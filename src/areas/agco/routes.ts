@@ -36,7 +36,10 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
 
   // Fixture data only changes on a swap, so a rendered page stays right until then; clients poll the same queries.
   const pages = new LRUCache<string, string>({ max: 500, maxSize: 16 * 1024 * 1024, sizeCalculation: (body) => body.length || 1 });
-  store.onSwap(() => pages.clear());
+  const forget = store.onSwap(() => pages.clear());
+  app.addHook('onClose', async () => {
+    forget();
+  });
   const render = (filter: DefinitionFilter, type: MediaType): string => {
     const key = `${type} ${JSON.stringify(filter, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
     let body = pages.get(key);

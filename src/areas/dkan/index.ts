@@ -4,7 +4,7 @@ import { catalogOf } from './datasets.js';
 import { phpTimestamp } from './errors.js';
 import { dkanRoutes, forcedError, OP_DATASET_INDEX, OP_DISTRIBUTION } from './routes.js';
 
-export { BENCHMARK_WORKLOAD, benchmarkPath, benchmarkValues, sqlForRequest, planQuery } from './queries.js';
+export { BENCHMARK_WORKLOAD, benchmarkPath, benchmarkValues, sqlForRequest } from './queries.js';
 
 const catalogs = new WeakMap<FixtureStore, { generation: number; value: unknown }>();
 

@@ -7,7 +7,10 @@ export const OPERATORS = ['=', '<>', '<', '<=', '>', '>=', 'like', 'between', 'i
 export type Operator = (typeof OPERATORS)[number];
 
 /** Documented bounds: deeper or longer condition trees are refused with a 400. */
-export const LIMITS = { groupDepth: 5, conditions: 100, sorts: 10, listValues: 1000 } as const;
+export const LIMITS = { groupDepth: 5, conditions: 100, sorts: 10, listValues: 1000, matchTerms: 100, matchColumns: 20 } as const;
+
+/** The words of a `match` value: +required, -excluded, "quoted phrases" or plain words. */
+export const MATCH_TERM = /[+-]?"[^"]*"|\S+/g;
 
 export type Scalar = string | number | boolean;
 export interface ColumnRef {
@@ -135,7 +138,12 @@ class ConditionReader {
     }
     const property = last(item.property);
     if (operator === 'match' && typeof property === 'string') {
-      for (const name of property.split(',')) column(this.resource, name.trim(), `${pointer}/property`, false);
+      const names = property.split(',');
+      // Each word becomes a LIKE per column: bounded so the SQL stays within SQLite's expression limits.
+      if (names.length > LIMITS.matchColumns) throw schemaError('maxItems', `${pointer}/property`, `match searches at most ${LIMITS.matchColumns} columns.`);
+      for (const name of names) column(this.resource, name.trim(), `${pointer}/property`, false);
+      const terms = typeof item.value === 'string' ? (item.value.match(MATCH_TERM) ?? []).length : 0;
+      if (terms > LIMITS.matchTerms) throw schemaError('maxItems', `${pointer}/value`, `match takes at most ${LIMITS.matchTerms} words; ${terms} were given.`);
     } else {
       column(this.resource, property, `${pointer}/property`, true);
     }

@@ -6,7 +6,7 @@ import { NADAC_DATASET_ID } from '../../../fixtures/dkan/generated.js';
 import { MAX_JSON_ARGS, ROW_JSON_COLUMN, rowJsonSql } from '../../../fixtures/dkan/layout.js';
 import { RECORD_NUMBER, resourceAt, type Column, type Resource } from './datasets.js';
 import { noResourceFound } from './errors.js';
-import { normalizeQuery, parseQueryString, type Condition, type ConditionGroup, type NormalizedQuery, type Scalar } from './parse.js';
+import { MATCH_TERM, normalizeQuery, parseQueryString, type Condition, type ConditionGroup, type NormalizedQuery, type Scalar } from './parse.js';
 
 export interface Answer {
   contentType: string;
@@ -102,7 +102,7 @@ class WhereBuilder {
   /** MySQL boolean-mode fulltext, approximated: +term required, -term excluded, other terms any-of; substring match. */
   match(c: Condition): string {
     const cols = c.property.split(',').map((p) => this.col(p.trim()));
-    const terms = String(c.value ?? '').match(/[+-]?"[^"]*"|\S+/g) ?? [];
+    const terms = String(c.value ?? '').match(MATCH_TERM) ?? [];
     const required: string[] = [];
     const excluded: string[] = [];
     const optional: string[] = [];
@@ -196,6 +196,8 @@ export class DkanQueries {
   // The schema key depends only on the resource and the selected columns; most queries select all.
   #schemas = new LRUCache<string, string>({ max: 1_000 });
   #generation: number;
+  /** Stops listening for database swaps (when the app closes). */
+  readonly close: () => void;
 
   constructor(
     private readonly store: FixtureStore,
@@ -206,7 +208,7 @@ export class DkanQueries {
       config.dkanCacheSize > 0
         ? new LRUCache<string, Answer>({ max: config.dkanCacheSize, maxSize: 32 * 1024 * 1024, sizeCalculation: (a) => a.body.length + 64 })
         : null;
-    store.onSwap(() => this.#reset());
+    this.close = store.onSwap(() => this.#reset());
   }
 
   #reset(): void {

@@ -27,6 +27,9 @@ const rawQuery = (url: string): string => {
 export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const queries = new DkanQueries(opts.store, opts.config);
+  app.addHook('onClose', async () => {
+    queries.close();
+  });
 
   app.setNotFoundHandler((request, reply) => {
     const err = routeNotFound(request.method, request.url);
@@ -70,15 +73,14 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
 
 /** The natural 400 and 404 bodies of an operation, for forced errors. */
 export function forcedError(request: FastifyRequest, operationId: string, status: number, store?: AreaPluginOptions['store']): DkanError {
+  // Forced statuses are applied after routing, so the path parameters are always there.
   const params = (request.params ?? {}) as Record<string, string | undefined>;
-  const segments = (request.url.split('?')[0] ?? '').split('/').filter(Boolean).map(decodeURIComponent);
-  const at = segments.lastIndexOf('query');
   if (operationId === OP_DATASET_INDEX) {
-    const datasetId = params.datasetId ?? segments[at + 1] ?? '';
-    const index = params.index ?? segments[at + 2] ?? '0';
+    const datasetId = params.datasetId ?? '';
+    const index = params.index ?? '0';
     if (status === 404) return noResourceFound(datasetId, index);
     return notImported((store && resourceAt(store, datasetId, index)?.distributionId) || datasetId);
   }
-  const id = params.distributionId ?? segments[at + 1] ?? '';
+  const id = params.distributionId ?? '';
   return status === 404 ? distributionNotFound(id) : notImported(id);
 }
