@@ -72,7 +72,7 @@ export async function buildApp(config: Config, store: FixtureStore, options: Bui
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas, store, config });
   if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas, runtime, config });
   // Before the areas, so its hooks wrap every area route.
-  await app.register(controlsPlugin, { areas, only: options.only, runtime, config });
+  await app.register(controlsPlugin, { areas, only: options.only, runtime, config, store });
   for (const area of areas) {
     await app.register(area.plugin, { prefix: options.only ? '' : area.prefix, config, store });
   }

@@ -37,6 +37,9 @@ export interface AreaDefinition {
 export interface ForcedResponses {
   /** operationId -> documented error statuses that can be forced. */
   statuses: Readonly<Record<string, readonly number[]>>;
-  /** Sends the area's native response for that status (same body and headers as when it happens naturally). */
-  send(request: FastifyRequest, reply: FastifyReply, operationId: string, status: number): FastifyReply;
+  /**
+   * Sends the area's native response for that status (same body and headers as when it happens naturally),
+   * with the store and config of the app that received the request.
+   */
+  send(request: FastifyRequest, reply: FastifyReply, operationId: string, status: number, context: AreaPluginOptions): FastifyReply;
 }

@@ -2,7 +2,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AreaDefinition } from '../areas/types.js';
+import type { AreaDefinition, AreaPluginOptions } from '../areas/types.js';
+import type { FixtureStore } from './fixture-store.js';
 import type { Config } from '../config.js';
 import { dropConnection, malformedPayload, slowPayload } from './faults.js';
 import { PreferError, parsePrefer, type FaultKind, type Preferences } from './prefer.js';
@@ -15,6 +16,7 @@ export interface ControlsOptions {
   only: AreaDefinition | undefined;
   runtime: Runtime;
   config: Config;
+  store: FixtureStore;
 }
 
 /** Statuses the error rate picks first, when the operation documents them: what the real service sends under load. */
@@ -58,17 +60,19 @@ function areaResolver(opts: ControlsOptions): (url: string) => AreaDefinition | 
  * body, so when the operation documents a 400 it gets exactly that, with the explanation in a
  * `Mockyard-Error` header; otherwise mockyard's own JSON error.
  */
-function rejectPreference(request: FastifyRequest, reply: FastifyReply, state: RequestState, message: string): FastifyReply {
+function rejectPreference(request: FastifyRequest, reply: FastifyReply, state: RequestState, message: string, context: AreaPluginOptions): FastifyReply {
   reply.header('mockyard-error', message);
   const documented = state.operationId === null ? [] : (state.area.forced.statuses[state.operationId] ?? []);
   if (state.operationId !== null && documented.includes(400)) {
-    return state.area.forced.send(request, reply, state.operationId, 400);
+    return state.area.forced.send(request, reply, state.operationId, 400, context);
   }
   return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message });
 }
 
 async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<void> {
   const { runtime, config } = opts;
+  // What forced responses get to read: the store and config of this app.
+  const context: AreaPluginOptions = { config, store: opts.store };
   app.decorate('runtime', runtime);
   const areaOf = areaResolver(opts);
   const states = new WeakMap<FastifyRequest, RequestState>();
@@ -106,7 +110,7 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
     try {
       prefs = parsePrefer(request.headers.prefer);
     } catch (err) {
-      if (err instanceof PreferError) return rejectPreference(request, reply, state, err.message);
+      if (err instanceof PreferError) return rejectPreference(request, reply, state, err.message, context);
       throw err;
     }
     const applied: string[] = [];
@@ -142,6 +146,7 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
           reply,
           state,
           `Prefer: code=${prefs.code} is not a documented response of ${operationId}; the statuses it can be forced to are: ${list}`,
+          context,
         );
       }
       status = prefs.code;
@@ -152,7 +157,7 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
     if (applied.length > 0) reply.header('preference-applied', applied.join(', '));
     if (status !== undefined) {
       state.forced = true;
-      return area.forced.send(request, reply, operationId, status);
+      return area.forced.send(request, reply, operationId, status, context);
     }
   });
 

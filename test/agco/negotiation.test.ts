@@ -108,9 +108,9 @@ describe('agco content negotiation', async () => {
 });
 
 describe('agco forced responses', async () => {
-  const { app: real } = await testApp();
+  const { app: real, store, config } = await testApp();
   const tiny = Fastify();
-  tiny.get('/forced/:status', (request, reply) => agcoArea.forced.send(request, reply, OP, Number((request.params as { status: string }).status)));
+  tiny.get('/forced/:status', (request, reply) => agcoArea.forced.send(request, reply, OP, Number((request.params as { status: string }).status), { store, config }));
   await tiny.ready();
 
   it('declares 400 and 401 for the operation', () => {

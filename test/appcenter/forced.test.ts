@@ -4,10 +4,10 @@ import { appcenterArea } from '../../src/areas/appcenter/index.js';
 import { testApp } from '../helpers/app.js';
 import { expectAppCenterError, releasesUrl, tokenOf } from './helpers.js';
 
-const { app } = await testApp();
+const { app, store, config } = await testApp();
 const forcer = Fastify();
 forcer.get('/force/:status', (request, reply) =>
-  appcenterArea.forced.send(request, reply, 'releases_list', Number((request.params as { status: string }).status)),
+  appcenterArea.forced.send(request, reply, 'releases_list', Number((request.params as { status: string }).status), { store, config }),
 );
 await forcer.ready();
 afterAll(() => forcer.close());

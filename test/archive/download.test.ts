@@ -6,7 +6,7 @@ import { testApp } from '../helpers/app.js';
 import { expectContract } from '../helpers/contract.js';
 import { encodeName, itemOfStatus, md5, okItems, readDisk, type FixtureFile } from './helpers.js';
 
-const { app, store } = await testApp();
+const { app, store, config } = await testApp();
 const items = okItems(store);
 const item = items.find((i) => i.mediatype === 'audio')!;
 const withSize = (f: FixtureFile) => f.size !== undefined;
@@ -191,7 +191,7 @@ describe('archive HTML error pages', () => {
     expect(archiveArea.forced.statuses).toEqual({ downloadItemFile: [403, 404, 503] });
     const probe = Fastify();
     probe.get('/forced/:status', (request, reply) =>
-      archiveArea.forced.send(request, reply, 'downloadItemFile', Number((request.params as { status: string }).status)),
+      archiveArea.forced.send(request, reply, 'downloadItemFile', Number((request.params as { status: string }).status), { store, config }),
     );
     await probe.ready();
     const natural = {

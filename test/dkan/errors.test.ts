@@ -6,7 +6,7 @@ import { dkanArea } from '../../src/areas/dkan/index.js';
 import { LIMITS } from '../../src/areas/dkan/parse.js';
 import { bracket, catalog, datasetWith, enc, OP_DIST, OP_INDEX, query } from './helpers.js';
 
-const { app } = await testApp();
+const { app, store, config } = await testApp();
 const { app: small } = await testApp({ dkanMaxLimit: 50 });
 const hospitals = datasetWith(await catalog(app), 'hospital_overall_rating');
 const base = `/datastore/query/${hospitals.id}/0`;
@@ -106,8 +106,8 @@ describe('forced errors', () => {
   });
   it('answers each with the natural body', async () => {
     const probe = (await import('fastify')).default();
-    probe.get('/dkan/datastore/query/:datasetId/:index', (req, reply) => dkanArea.forced.send(req, reply, OP_INDEX, Number((req.query as { s: string }).s)));
-    probe.get('/dkan/datastore/query/:distributionId', (req, reply) => dkanArea.forced.send(req, reply, OP_DIST, Number((req.query as { s: string }).s)));
+    probe.get('/dkan/datastore/query/:datasetId/:index', (req, reply) => dkanArea.forced.send(req, reply, OP_INDEX, Number((req.query as { s: string }).s), { store, config }));
+    probe.get('/dkan/datastore/query/:distributionId', (req, reply) => dkanArea.forced.send(req, reply, OP_DIST, Number((req.query as { s: string }).s), { store, config }));
     const r404 = await probe.inject(`/dkan${base}?s=404`);
     expectContract(OP_INDEX, r404);
     expect(r404.statusCode).toBe(404);

@@ -26,23 +26,18 @@ function catalog(store: FixtureStore): unknown {
   return value;
 }
 
-let forcedStore: FixtureStore | undefined;
-
 export const dkanArea: AreaDefinition = {
   name: 'dkan',
   letter: 'E',
   title: 'DKAN datastore',
   prefix: '/dkan',
   upstream: 'https://data.medicaid.gov/api/1',
-  plugin: async (app, opts) => {
-    forcedStore = opts.store;
-    await dkanRoutes(app, opts);
-  },
+  plugin: dkanRoutes,
   catalog: (store) => catalog(store),
   forced: {
     statuses: { [OP_DATASET_INDEX]: [400, 404], [OP_DISTRIBUTION]: [400, 404] },
-    send: (request, reply, operationId, status) => {
-      const err = forcedError(request, operationId, status, forcedStore);
+    send: (request, reply, operationId, status, { store }) => {
+      const err = forcedError(request, operationId, status, store);
       return reply.code(err.statusCode).header('content-type', 'application/json; charset=utf-8').send(err.body);
     },
   },
