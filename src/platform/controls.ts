@@ -7,6 +7,7 @@ import type { FixtureStore } from './fixture-store.js';
 import type { Config } from '../config.js';
 import { dropConnection, malformedPayload, slowPayload } from './faults.js';
 import { PreferError, parsePrefer, type FaultKind, type Preferences } from './prefer.js';
+import { areaOf } from './limits.js';
 import { between } from './prng.js';
 import type { Runtime } from './runtime.js';
 
@@ -49,10 +50,7 @@ function areaResolver(opts: ControlsOptions): (url: string) => AreaDefinition | 
       return p.startsWith('/__mockyard') || p === '/openapi.json' || p === '/docs' || p.startsWith('/docs/') ? undefined : only;
     };
   }
-  return (url) => {
-    const p = pathOf(url);
-    return opts.areas.find((a) => p === a.prefix || p.startsWith(`${a.prefix}/`));
-  };
+  return (url) => areaOf(url, opts.areas);
 }
 
 /**
