@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { FixtureStore } from '../../src/platform/fixture-store.js';
+import { testApp } from '../helpers/app.js';
 
 export interface FixtureFile {
   name: string;
@@ -96,4 +97,17 @@ export function rawGet(port: number, rawPath: string): Promise<RawResponse> {
     });
     socket.write(`GET ${rawPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`, 'latin1');
   });
+}
+
+/**
+ * The app on a loopback port (raw requests skip client-side URL clean-up), an item to attack, and a
+ * file of another item whose bytes must never leak.
+ */
+export async function traversalTarget() {
+  const t = await testApp();
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const port = (t.app.server.address() as { port: number }).port;
+  const [target, other] = okItems(t.store);
+  const otherFile = other!.names.find((n) => n.endsWith('_meta.xml'))!;
+  return { ...t, port, target: target!, other: other!, id: target!.identifier, otherId: other!.identifier, otherFile, real: target!.names[0]! };
 }

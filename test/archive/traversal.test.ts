@@ -2,20 +2,11 @@ import fc from 'fast-check';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveDownload } from '../../src/areas/archive/queries.js';
-import { testApp } from '../helpers/app.js';
-import { okItems, rawGet, readDisk } from './helpers.js';
+import { rawGet, readDisk, traversalTarget } from './helpers.js';
 
-const { app, store } = await testApp();
-await app.listen({ host: '127.0.0.1', port: 0 });
-const port = (app.server.address() as { port: number }).port;
-
-const [target, other] = okItems(store);
-const id = target!.identifier;
-const otherId = other!.identifier;
-const otherFile = other!.names.find((n) => n.endsWith('_meta.xml'))!;
-const nested = target!.names.find((n) => n.includes('/'))!;
+const { app, store, port, target, other, id, otherId, otherFile, real } = await traversalTarget();
+const nested = target.names.find((n) => n.includes('/'))!;
 const [dir, leaf] = [nested.slice(0, nested.lastIndexOf('/')), nested.slice(nested.lastIndexOf('/') + 1)];
-const real = target!.names[0]!;
 // Bytes that must never leak: another item's file and a system file.
 const secrets = [readDisk(store, otherId, otherFile), Buffer.from('root:')];
 
@@ -36,13 +27,12 @@ const VARIANTS: string[] = [
 // Whole-path variants: the identifier itself, and the data-node route, tried the same way.
 const WHOLE: string[] = [
   `/archive/download/..%2f${otherId}/${otherFile}`, `/archive/download/%2e%2e/${otherId}/${otherFile}`, `/archive/download/./${o}`,
-  `/archive/download/../download/${o}`, `/archive/download/${id}/..%2f..%2f${oEnc}`, `/archive/${other!.node}/items/${id}/../${o}`,
-  `/archive/${other!.node}/items/..%2f${otherId}/${otherFile}`, `/archive/${target!.node}/items/${id}/%2e%2e%2f${oEnc}`,
+  `/archive/download/../download/${o}`, `/archive/download/${id}/..%2f..%2f${oEnc}`, `/archive/${other.node}/items/${id}/../${o}`,
+  `/archive/${other.node}/items/..%2f${otherId}/${otherFile}`, `/archive/${target.node}/items/${id}/%2e%2e%2f${oEnc}`,
   `/archive/download/${id}%00/${real}`,
 ];
 // Rejected by Fastify's router before any archive code runs (invalid percent-encoding, a path
-// parameter over maxParamLength): the root answers 400/414 in its own JSON shape. Turning these into
-// the archive's 404 page needs the `frameworkErrors` server option in src/app.ts (see README).
+// parameter over maxParamLength): `frameworkErrors` answers 400/414 with the archive's own HTML page.
 const PRE_ROUTING: string[] = [
   `/archive/download/${id}/..%c0%af${o}`, `/archive/download/${id}/%c0%ae%c0%ae/${o}`, `/archive/download/${id}/%u002e%u002e/${o}`,
   `/archive/download/${id}/..%u2216${o}`, `/archive/download/${'a'.repeat(2000)}/${real}`,
@@ -65,6 +55,7 @@ describe('path traversal under /archive', () => {
   it.each(PRE_ROUTING)('%s is refused before routing and leaks nothing', async (raw) => {
     const res = await rawGet(port, raw);
     expect([400, 414]).toContain(res.status);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     for (const secret of secrets) expect(res.body.includes(secret)).toBe(false);
   });
 
@@ -76,8 +67,8 @@ describe('path traversal under /archive', () => {
 
   it('resolves only listed names, and only to paths inside the item folder, for any string', () => {
     const itemDir = path.join(store.filesDir, 'archive', id);
-    const listed = new Set(target!.names);
-    const pieces = fc.constantFrom('..', '.', '', '/', '\\', '\0', '%2e', 'etc', 'passwd', otherId, otherFile, ...target!.names);
+    const listed = new Set(target.names);
+    const pieces = fc.constantFrom('..', '.', '', '/', '\\', '\0', '%2e', 'etc', 'passwd', otherId, otherFile, ...target.names);
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.array(pieces, { maxLength: 6 }).map((a) => a.join('/')), fc.array(pieces, { maxLength: 6 }).map((a) => a.join(''))), (name) => {
         const found = resolveDownload(store, id, name);

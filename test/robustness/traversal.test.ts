@@ -4,26 +4,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testApp } from '../helpers/app.js';
-import { okItems, readDisk } from '../archive/helpers.js';
+import { readDisk, traversalTarget } from '../archive/helpers.js';
 import { rawRequest } from './socket.js';
 
-const { app, store, config } = await testApp();
-await app.listen({ host: '127.0.0.1', port: 0 });
-const port = (app.server.address() as { port: number }).port;
-
-const [target, other] = okItems(store);
-const id = target!.identifier;
-const otherId = other!.identifier;
-const otherFile = other!.names.find((n) => n.endsWith('_meta.xml'))!;
-const real = target!.names[0]!;
+const { store, config, port, target, other, id, otherId, otherFile, real } = await traversalTarget();
 const o = `${otherId}/${otherFile}`;
 const oEnc = `${otherId}%2f${otherFile}`;
 
 // What must never appear in an answer: another item's file, a system file, the fixture database.
 const secrets = [readDisk(store, otherId, otherFile).toString('utf8'), 'root:x:0:0', 'SQLite format 3'];
 // The only bodies a 200 may carry: the item's own files.
-const own = new Set(target!.names.map((n) => readFileSync(path.join(store.filesDir, 'archive', id, n)).toString('utf8')));
+const own = new Set(target.names.map((n) => readFileSync(path.join(store.filesDir, 'archive', id, n)).toString('utf8')));
 
 const FILE_VARIANTS = [
   // double, triple and nested-percent encodings
@@ -47,7 +38,7 @@ const FILE_VARIANTS = [
 const WHOLE = [
   `/archive/download/%2e%2e/${o}`, `/archive/download/%2e%2e%2f%2e%2e/etc/passwd`, `/archive/download/${id}%2f..%2f${otherId}/${otherFile}`,
   `/archive/download/..%5c${otherId}/${otherFile}`, `/archive/download/${id}%00/${real}`, `/archive/download/.../${real}`,
-  `/archive/${other!.node}/items/%2e%2e/${o}`, `/archive/${other!.node}/items/${otherId}/..%2f..%2f..%2fetc%2fpasswd`, `/archive/..%2f${other!.node}/items/${o}`,
+  `/archive/${other.node}/items/%2e%2e/${o}`, `/archive/${other.node}/items/${otherId}/..%2f..%2f..%2fetc%2fpasswd`, `/archive/..%2f${other.node}/items/${o}`,
   `/archive/metadata/..%2f..%2fetc%2fpasswd`, `/archive/metadata/${id}/..%2f..%2f${oEnc}`, `/archive/metadata/${id}/files/..%2f..%2f..`,
   `/archive/metadata/%2e%2e`, `/archive/metadata/${id}/%2e%2e/%2e%2e/etc/passwd`,
 ];
