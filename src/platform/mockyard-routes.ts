@@ -20,6 +20,7 @@ const HealthSchema = Type.Object({
 const UnavailableSchema = Type.Object({ status: Type.Literal('starting'), message: Type.String() });
 
 export async function mockyardRoutes(app: FastifyInstance, opts: MockyardRoutesOptions): Promise<void> {
+  let catalog: { generation: number; value: Record<string, unknown> } | undefined;
   app.get(
     '/health',
     {
@@ -48,6 +49,12 @@ export async function mockyardRoutes(app: FastifyInstance, opts: MockyardRoutesO
         response: { 200: Type.Record(Type.String(), Type.Unknown()) },
       },
     },
-    async () => Object.fromEntries(opts.areas.map((area) => [area.name, area.catalog(opts.store, opts.config)])),
+    async () => {
+      // One answer per database generation; the areas build their parts from the store each time.
+      if (catalog?.generation !== opts.store.generation) {
+        catalog = { generation: opts.store.generation, value: Object.fromEntries(opts.areas.map((area) => [area.name, area.catalog(opts.store, opts.config)])) };
+      }
+      return catalog.value;
+    },
   );
 }

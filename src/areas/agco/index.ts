@@ -1,5 +1,4 @@
 // Area D: AGCO ATS string definitions (GET /api/v2/StringDefinitions).
-import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { AreaDefinition } from '../types.js';
 import { AgcoError, UNAUTHORIZED_MESSAGE, sendApiError } from './errors.js';
 import { firstStringIds, listLanguages } from './queries.js';
@@ -8,8 +7,6 @@ import { OPERATION_ID, stringDefinitionRoutes } from './routes.js';
 /** Shown in the catalog when no --agco-tokens list is set; any non-empty token works then. */
 export const EXAMPLE_TOKENS = ['mockyard-agco-token', 'demo-translator', 'ci-bot'];
 
-const catalogCache = new WeakMap<FixtureStore, { generation: number; value: unknown }>();
-
 export const agcoArea: AreaDefinition = {
   name: 'agco',
   letter: 'D',
@@ -17,15 +14,11 @@ export const agcoArea: AreaDefinition = {
   prefix: '/agco',
   upstream: 'https://secure.agco-ats.com',
   plugin: stringDefinitionRoutes,
-  catalog: (store, config) => {
-    const cached = catalogCache.get(store);
-    let data = cached?.generation === store.generation ? cached.value : undefined;
-    if (data === undefined) {
-      data = { languages: listLanguages(store), stringIds: firstStringIds(store, 50) };
-      catalogCache.set(store, { generation: store.generation, value: data });
-    }
-    return { tokens: config.agcoTokens.length > 0 ? [...config.agcoTokens] : EXAMPLE_TOKENS, ...(data as object) };
-  },
+  catalog: (store, config) => ({
+    tokens: config.agcoTokens.length > 0 ? [...config.agcoTokens] : EXAMPLE_TOKENS,
+    languages: listLanguages(store),
+    stringIds: firstStringIds(store, 50),
+  }),
   forced: {
     statuses: { [OPERATION_ID]: [400, 401] },
     send: (request, reply, _operationId, status) => {

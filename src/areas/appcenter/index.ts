@@ -1,10 +1,7 @@
 import type { AreaDefinition } from '../types.js';
-import type { FixtureStore } from '../../platform/fixture-store.js';
 import { sendError } from './errors.js';
 import { catalogData } from './queries.js';
 import { appcenterRoutes } from './routes.js';
-
-let catalogCache: { generation: number; store: FixtureStore; value: ReturnType<typeof catalogData> } | null = null;
 
 export const appcenterArea: AreaDefinition = {
   name: 'appcenter',
@@ -13,12 +10,7 @@ export const appcenterArea: AreaDefinition = {
   prefix: '/appcenter',
   upstream: 'https://api.appcenter.ms',
   plugin: appcenterRoutes,
-  catalog: (store) => {
-    if (catalogCache?.store !== store || catalogCache.generation !== store.generation) {
-      catalogCache = { generation: store.generation, store, value: catalogData(store) };
-    }
-    return catalogCache.value;
-  },
+  catalog: catalogData,
   forced: {
     statuses: { releases_list: [400, 401, 404] },
     send: (_request, reply, _operationId, status) => sendError(reply, status),

@@ -4,13 +4,8 @@ import { sendErrorPage } from './errors.js';
 import { catalogItems, type CatalogItem } from './queries.js';
 import { archiveRoutes } from './routes.js';
 
-let catalogCache: { store: FixtureStore; generation: number; items: CatalogItem[] } | undefined;
-
 function catalog(store: FixtureStore): { items: CatalogItem[] } {
-  if (catalogCache?.store !== store || catalogCache.generation !== store.generation) {
-    catalogCache = { store, generation: store.generation, items: catalogItems(store) };
-  }
-  return { items: catalogCache.items };
+  return { items: catalogItems(store) };
 }
 
 export const archiveArea: AreaDefinition = {

@@ -6,12 +6,8 @@ import { dkanRoutes, forcedError, OP_DATASET_INDEX, OP_DISTRIBUTION } from './ro
 
 export { BENCHMARK_WORKLOAD, benchmarkPath, benchmarkValues, sqlForRequest } from './queries.js';
 
-const catalogs = new WeakMap<FixtureStore, { generation: number; value: unknown }>();
-
 function catalog(store: FixtureStore): unknown {
-  const hit = catalogs.get(store);
-  if (hit && hit.generation === store.generation) return hit.value;
-  const value = {
+  return {
     datasets: catalogOf(store).datasets.map((d) => ({
       id: d.id,
       resources: d.resources.map((r) => ({
@@ -22,8 +18,6 @@ function catalog(store: FixtureStore): unknown {
       })),
     })),
   };
-  catalogs.set(store, { generation: store.generation, value });
-  return value;
 }
 
 export const dkanArea: AreaDefinition = {

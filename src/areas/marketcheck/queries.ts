@@ -35,11 +35,7 @@ export interface PlaceCatalog {
   cities: string[];
 }
 
-const catalogs = new WeakMap<FixtureStore, { generation: number; value: PlaceCatalog }>();
-
 export function placeCatalog(store: FixtureStore): PlaceCatalog {
-  const cached = catalogs.get(store);
-  if (cached && cached.generation === store.generation) return cached.value;
   const rows = store.prepare('SELECT country, state, city FROM marketcheck_places ORDER BY id').all() as {
     country: 'us' | 'ca';
     state: string;
@@ -51,6 +47,5 @@ export function placeCatalog(store: FixtureStore): PlaceCatalog {
     if (states[states.length - 1] !== r.state) states.push(r.state);
     value.cities.push(`${r.city}|${r.state}`);
   }
-  catalogs.set(store, { generation: store.generation, value });
   return value;
 }
