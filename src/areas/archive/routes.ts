@@ -53,6 +53,9 @@ function optionalInt(raw: string | undefined): number | undefined {
   return raw !== undefined && /^\d{1,9}$/.test(raw) ? Number(raw) : undefined;
 }
 
+/** What /download and the data-node path share: the same query, headers and answers. */
+const FILE_RESPONSE_SCHEMA = { querystring: DownloadQuerySchema, headers: DownloadHeadersSchema, response: DownloadResponses };
+
 export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { store, config } = opts;
@@ -123,9 +126,7 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
           'Streams the file with Range (206/416), ETag and Last-Modified (304) support. Errors are HTML pages: 404 missing item or file, 403 dark item, 503 unavailable item. ' +
           'With --archive-redirect it answers 302 to the data-node path /{n}/items/{identifier}/{filename} instead.',
         params: DownloadParamsSchema,
-        querystring: DownloadQuerySchema,
-        headers: DownloadHeadersSchema,
-        response: DownloadResponses,
+        ...FILE_RESPONSE_SCHEMA,
       },
       config: { swaggerTransform: filenameInDocs },
     },
@@ -149,9 +150,7 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
         tags: TAGS,
         summary: "Fetch one file from the item's data-node path (the target of the /download redirect)",
         params: DataNodeParamsSchema,
-        querystring: DownloadQuerySchema,
-        headers: DownloadHeadersSchema,
-        response: DownloadResponses,
+        ...FILE_RESPONSE_SCHEMA,
       },
       config: { swaggerTransform: filenameInDocs },
     },
