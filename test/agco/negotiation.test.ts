@@ -108,19 +108,19 @@ describe('agco content negotiation', async () => {
 });
 
 describe('agco forced responses', async () => {
-  const { app: real, store, config } = await testApp();
-  const tiny = Fastify();
-  tiny.get('/forced/:status', (request, reply) => agcoArea.forced.send(request, reply, OP, Number((request.params as { status: string }).status), { store, config }));
-  await tiny.ready();
+  const { app: real } = await testApp();
+  const force = (status: number, accept?: string) =>
+    real.inject({ url: `${PATH}?limit=1`, headers: { ...AUTH, prefer: `code=${status}`, ...(accept ? { accept } : {}) } });
 
-  it('declares 400 and 401 for the operation', () => {
-    expect(agcoArea.forced.statuses[OP]).toEqual([400, 401]);
+  it('can force exactly the statuses the operation documents, 400 and 401', async () => {
+    const res = await force(418);
+    expect(res.headers['mockyard-error']).toContain('the statuses it can be forced to are: 400, 401');
   });
 
   it.each([400, 401])('forced %i matches the natural error: body shape, headers and content type', async (status) => {
     const natural = status === 401 ? await real.inject({ url: `${PATH}?limit=1` }) : await real.inject({ url: `${PATH}?limit=0`, headers: AUTH });
     for (const accept of ['application/json', 'text/xml']) {
-      const forced = await tiny.inject({ url: `/forced/${status}`, headers: { accept } });
+      const forced = await force(status, accept);
       expectContract(OP, forced);
       expect(forced.statusCode).toBe(status);
       expect(forced.headers['content-type']).toBe(`${accept}; charset=utf-8`);
@@ -130,7 +130,7 @@ describe('agco forced responses', async () => {
         expect((forced.json() as { ErrorCode: number }).ErrorCode).toBe(status);
       }
     }
-    if (status === 401) expect((await tiny.inject({ url: '/forced/401' })).json()).toMatchObject({ UserMessage: (natural.json() as { UserMessage: string }).UserMessage });
+    if (status === 401) expect((await force(401)).json()).toMatchObject({ UserMessage: (natural.json() as { UserMessage: string }).UserMessage });
   });
 });
 

@@ -1,5 +1,4 @@
 // Prepared SQL for StringDefinitions: SQLite builds each definition's JSON, translations included, in one query.
-import { LRUCache } from 'lru-cache';
 import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { DefinitionFilter, TextMatch } from './filters.js';
 
@@ -94,15 +93,9 @@ export function findDefinitions(store: FixtureStore, f: DefinitionFilter): Defin
 }
 
 // Counting scans every match while a page stops after `limit` rows; the data is read-only, so counts are kept.
-const counts = new WeakMap<FixtureStore, LRUCache<string, number>>();
-
 function countDefinitions(store: FixtureStore, sql: string, params: Params): number {
-  let cache = counts.get(store);
-  if (!cache) {
-    cache = new LRUCache<string, number>({ max: 2000 });
-    counts.set(store, cache);
-  }
-  const key = `${store.generation}\0${sql}\0${JSON.stringify(params, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
+  const cache = store.lru<number>('agco:counts', () => ({ max: 2000 }));
+  const key = `${sql}\0${JSON.stringify(params, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
   let total = cache.get(key);
   if (total === undefined) {
     total = store.prepare(sql).pluck().get(params) as number;

@@ -87,9 +87,11 @@ export function apiErrorXml(error: ApiError): string {
   }) as string;
 }
 
+export const contentTypeOf = (type: MediaType): string => `${type}; charset=utf-8`;
+
 /** Sends a body already rendered for the negotiated type, with that type as Content-Type. */
 export function sendAs(reply: FastifyReply, type: MediaType, status: number, body: string): FastifyReply {
-  return reply.code(status).type(`${type}; charset=utf-8`).send(body);
+  return reply.code(status).type(contentTypeOf(type)).send(body);
 }
 
 export function mediaTypeOf(request: FastifyRequest): MediaType {

@@ -1,13 +1,13 @@
 // GET /api/v2/StringDefinitions: schema, auth, thin handler, and the area's own 404 and error handling.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { LRUCache } from 'lru-cache';
+import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { AreaPluginOptions } from '../types.js';
-import { AgcoError, badRequest, sendApiError, unauthorized } from './errors.js';
-import { parseFilter, type DefinitionFilter } from './filters.js';
+import { sendApiError, unauthorized } from './errors.js';
+import { bindQuery, parseFilter, type DefinitionFilter } from './filters.js';
 import { findDefinitions } from './queries.js';
 import { isXml, mediaTypeOf, pagedResponseXml, sendAs, type MediaType } from './representation.js';
-import { ApiErrorSchema, BOOLEAN_PARAMS, HeadersSchema, PagedResponseSchema, QuerySchema, type PagedResponse } from './schemas.js';
+import { ApiErrorSchema, HeadersSchema, PagedResponseSchema, QuerySchema, type PagedResponse } from './schemas.js';
 
 export const OPERATION_ID = 'StringDefinitions_GetDefinitions';
 
@@ -16,31 +16,12 @@ const inAllFormats = <T>(schema: T, description: string) => ({
   content: Object.fromEntries(['application/json', 'text/json', 'application/xml', 'text/xml'].map((t) => [t, { schema }])),
 });
 
-/** The rule a value broke, for Fastify's schema-validation errors on the query string. */
-function validationMessage(error: FastifyError, query: Record<string, unknown>): AgcoError {
-  const first = error.validation?.[0];
-  const param = first?.instancePath.replace(/^\//, '').split('/')[0] ?? '';
-  const raw = query[param];
-  const shown = Array.isArray(raw) ? raw.join(',') : String(raw ?? '');
-  if (param === 'limit') return badRequest(`limit must be a whole number of at least 1; "${shown}" is not.`, error.message);
-  if ((BOOLEAN_PARAMS as readonly string[]).includes(param)) {
-    return badRequest(`The value '${shown}' is not valid for ${param}; use true or false.`, error.message);
-  }
-  if (param) return badRequest(`The value '${shown}' is not valid for ${param}.`, error.message);
-  return badRequest('The request is invalid.', error.message);
-}
-
 export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
-  const { store, config } = opts;
-  const tokens = new Set(config.agcoTokens);
+  const tokens = new Set(opts.config.agcoTokens);
 
-  // Fixture data only changes on a swap, so a rendered page stays right until then; clients poll the same queries.
-  const pages = new LRUCache<string, string>({ max: 500, maxSize: 16 * 1024 * 1024, sizeCalculation: (body) => body.length || 1 });
-  const forget = store.onSwap(() => pages.clear());
-  app.addHook('onClose', async () => {
-    forget();
-  });
-  const render = (filter: DefinitionFilter, type: MediaType): string => {
+  const render = (store: FixtureStore, filter: DefinitionFilter, type: MediaType): string => {
+    // Fixture data is read-only, so a rendered page stays right as long as its store; clients poll the same queries.
+    const pages = store.lru<string>('agco:pages', () => ({ max: 500, maxSize: 16 * 1024 * 1024, sizeCalculation: (body) => body.length || 1 }));
     const key = `${type} ${JSON.stringify(filter, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
     let body = pages.get(key);
     if (body === undefined) {
@@ -65,30 +46,6 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
     }
   });
 
-  // ASP.NET binds True/FALSE as booleans; Ajv only coerces lower-case true/false.
-  app.addHook('preValidation', async (request) => {
-    const query = request.query as Record<string, unknown>;
-    for (const name of BOOLEAN_PARAMS) {
-      const value = query[name];
-      if (typeof value === 'string') query[name] = value.trim().toLowerCase();
-    }
-  });
-
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AgcoError) return sendApiError(request, reply, error);
-    if (error.validation) return sendApiError(request, reply, validationMessage(error, request.query as Record<string, unknown>));
-    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      return sendApiError(request, reply, new AgcoError(error.statusCode, 'The request is invalid.', error.message));
-    }
-    request.log.error({ err: error }, 'agco request failed');
-    return sendApiError(request, reply, new AgcoError(500, 'An error has occurred.', 'An error has occurred.'));
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
-    return sendApiError(request, reply, new AgcoError(404, `No HTTP resource was found that matches the request URI '${path}'.`, `No route ${request.method} ${path}.`));
-  });
-
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/api/v2/StringDefinitions',
     {
@@ -111,7 +68,7 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
     },
     async (request, reply) => {
       const type = mediaTypeOf(request);
-      return sendAs(reply, type, 200, render(parseFilter(request.query), type));
+      return sendAs(reply, type, 200, render(request.store, parseFilter(bindQuery(request.query as Record<string, string | string[]>)), type));
     },
   );
 }

@@ -190,92 +190,77 @@ function csvCell(v: unknown): string {
 const JSON_TYPE = 'application/json';
 const CSV_HEADERS = { 'content-disposition': 'attachment; filename="data.csv"' };
 
-export class DkanQueries {
-  #responses: LRUCache<string, Answer> | null;
-  #counts = new LRUCache<string, number>({ max: 10_000 });
-  // The schema key depends only on the resource and the selected columns; most queries select all.
-  #schemas = new LRUCache<string, string>({ max: 1_000 });
-  #generation: number;
-  /** Stops listening for database swaps (when the app closes). */
-  readonly close: () => void;
-
-  constructor(
-    private readonly store: FixtureStore,
-    private readonly config: Config,
-  ) {
-    this.#generation = store.generation;
-    this.#responses =
+/**
+ * Answers of one store, kept while it lives: whole answers by URL and by normalised query, counts by
+ * SQL, and schema keys by column selection (most queries select all columns).
+ */
+function cachesOf(store: FixtureStore, config: Config) {
+  return store.memo('dkan:caches', () => ({
+    responses:
       config.dkanCacheSize > 0
         ? new LRUCache<string, Answer>({ max: config.dkanCacheSize, maxSize: 32 * 1024 * 1024, sizeCalculation: (a) => a.body.length + 64 })
-        : null;
-    this.close = store.onSwap(() => this.#reset());
-  }
+        : null,
+    counts: new LRUCache<string, number>({ max: 10_000 }),
+    schemas: new LRUCache<string, string>({ max: 1_000 }),
+  }));
+}
 
-  #reset(): void {
-    this.#generation = this.store.generation;
-    this.#responses?.clear();
-    this.#counts.clear();
-    this.#schemas.clear();
-  }
+/** A stored answer for exactly this request URL, before any parsing. */
+export function cachedAnswer(store: FixtureStore, config: Config, url: string): Answer | undefined {
+  return cachesOf(store, config).responses?.get(`u:${url}`);
+}
 
-  /** A stored answer for exactly this request URL, before any parsing. */
-  cached(url: string): Answer | undefined {
-    if (this.#generation !== this.store.generation) this.#reset();
-    return this.#responses?.get(`u:${url}`);
+/** Runs a query string against a resource; the answer is kept for the same URL and the same normalised query. */
+export function runQuery(store: FixtureStore, config: Config, resource: Resource, rawQuery: string, url: string): Answer {
+  const caches = cachesOf(store, config);
+  const q = normalizeQuery(parseQueryString(rawQuery), resource, config.dkanMaxLimit);
+  const echo = JSON.stringify(q);
+  const key = `q:${echo}`;
+  let answer = caches.responses?.get(key);
+  if (!answer) {
+    answer = q.format === 'csv' ? csvAnswer(store, resource, q) : jsonAnswer(store, caches, resource, q, echo);
+    caches.responses?.set(key, answer);
   }
+  caches.responses?.set(`u:${url}`, answer);
+  return answer;
+}
 
-  normalize(resource: Resource, rawQuery: string): NormalizedQuery {
-    return normalizeQuery(parseQueryString(rawQuery), resource, this.config.dkanMaxLimit);
+type Caches = ReturnType<typeof cachesOf>;
+
+function countOf(store: FixtureStore, caches: Caches, plan: Plan): number {
+  const key = `${plan.countSql}\0${JSON.stringify(plan.countParams)}`;
+  let n = caches.counts.get(key);
+  if (n === undefined) {
+    n = store.prepare(plan.countSql).pluck(true).get(plan.countParams) as number;
+    caches.counts.set(key, n);
   }
+  return n;
+}
 
-  run(resource: Resource, rawQuery: string, url: string): Answer {
-    const q = this.normalize(resource, rawQuery);
-    const echo = JSON.stringify(q);
-    const key = `q:${echo}`;
-    let answer = this.#responses?.get(key);
-    if (!answer) {
-      answer = q.format === 'csv' ? this.#csv(resource, q) : this.#json(resource, q, echo);
-      this.#responses?.set(key, answer);
+function jsonAnswer(store: FixtureStore, caches: Caches, resource: Resource, q: NormalizedQuery, echo: string): Answer {
+  const plan = planQuery(resource, q);
+  let body = '{';
+  if (q.results) body += `"results":${store.prepare(plan.rowsSql).pluck(true).get(plan.rowsParams) as string},`;
+  if (q.count) body += `"count":${countOf(store, caches, plan)},`;
+  if (q.schema) {
+    const key = `${resource.distributionId}\0${q.rowIds}\0${q.properties.join('\0')}`;
+    let schema = caches.schemas.get(key);
+    if (schema === undefined) {
+      schema = schemaJson(resource, q);
+      caches.schemas.set(key, schema);
     }
-    this.#responses?.set(`u:${url}`, answer);
-    return answer;
+    body += `"schema":${schema},`;
   }
+  body += `"query":${echo}}`;
+  return { contentType: JSON_TYPE, body: Buffer.from(body) };
+}
 
-  #count(plan: Plan): number {
-    const key = `${plan.countSql}\0${JSON.stringify(plan.countParams)}`;
-    let n = this.#counts.get(key);
-    if (n === undefined) {
-      n = this.store.prepare(plan.countSql).pluck(true).get(plan.countParams) as number;
-      this.#counts.set(key, n);
-    }
-    return n;
-  }
-
-  #json(resource: Resource, q: NormalizedQuery, echo: string): Answer {
-    const plan = planQuery(resource, q);
-    let body = '{';
-    if (q.results) body += `"results":${this.store.prepare(plan.rowsSql).pluck(true).get(plan.rowsParams) as string},`;
-    if (q.count) body += `"count":${this.#count(plan)},`;
-    if (q.schema) {
-      const key = `${resource.distributionId}\0${q.rowIds}\0${q.properties.join('\0')}`;
-      let schema = this.#schemas.get(key);
-      if (schema === undefined) {
-        schema = schemaJson(resource, q);
-        this.#schemas.set(key, schema);
-      }
-      body += `"schema":${schema},`;
-    }
-    body += `"query":${echo}}`;
-    return { contentType: JSON_TYPE, body: Buffer.from(body) };
-  }
-
-  #csv(resource: Resource, q: NormalizedQuery): Answer {
-    const plan = planQuery(resource, q);
-    const rows = this.store.prepare(plan.rowsSql).raw(true).all(plan.rowsParams) as unknown[][];
-    const header = [...(q.rowIds ? ['record_number'] : []), ...q.properties];
-    const lines = [header, ...rows].map((r) => r.map(csvCell).join(','));
-    return { contentType: 'text/csv; charset=utf-8', body: Buffer.from(`${lines.join('\n')}\n`), headers: CSV_HEADERS };
-  }
+function csvAnswer(store: FixtureStore, resource: Resource, q: NormalizedQuery): Answer {
+  const plan = planQuery(resource, q);
+  const rows = store.prepare(plan.rowsSql).raw(true).all(plan.rowsParams) as unknown[][];
+  const header = [...(q.rowIds ? ['record_number'] : []), ...q.properties];
+  const lines = [header, ...rows].map((r) => r.map(csvCell).join(','));
+  return { contentType: 'text/csv; charset=utf-8', body: Buffer.from(`${lines.join('\n')}\n`), headers: CSV_HEADERS };
 }
 
 /**

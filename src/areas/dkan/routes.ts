@@ -1,17 +1,15 @@
 // The two DKAN query routes: resolve the resource, hand the raw query string to the query module, send its bytes.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AreaPluginOptions } from '../types.js';
+import type { FixtureStore } from '../../platform/fixture-store.js';
+import type { AreaPluginOptions, ErrorAnswer, ErrorContext } from '../types.js';
 import { resourceAt, resourceById, type Resource } from './datasets.js';
-import { DkanError, distributionNotFound, noResourceFound, notImported, phpTimestamp, routeNotFound, schemaError } from './errors.js';
-import { DkanQueries, type Answer } from './queries.js';
+import { DkanError, badRequest, distributionNotFound, noResourceFound, notImported, phpTimestamp, routeNotFound } from './errors.js';
+import { cachedAnswer, runQuery, type Answer } from './queries.js';
 import { DatasetIndexParamsSchema, DistributionParamsSchema, QuerystringSchema, responses } from './schemas.js';
 
 export const OP_DATASET_INDEX = 'datastore-datasetindex-query-get';
 export const OP_DISTRIBUTION = 'datastore-resource-query-get';
-
-// DKAN reads the raw query string the way PHP does; Fastify's validation would reject its bracket form.
-const noValidation = () => () => true;
 
 function send(reply: FastifyReply, answer: Answer): FastifyReply {
   reply.code(200).header('content-type', answer.contentType);
@@ -26,61 +24,47 @@ const rawQuery = (url: string): string => {
 
 export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const queries = new DkanQueries(opts.store, opts.config);
-  app.addHook('onClose', async () => {
-    queries.close();
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    const err = routeNotFound(request.method, request.url);
-    reply.code(err.statusCode).send(err.body);
-  });
-
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    if (error instanceof DkanError) return reply.code(error.statusCode).send(error.body);
-    const status = error.statusCode ?? 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'dkan query failed');
-      return reply.code(500).send({ message: 'An internal error occurred.', status: 500, timestamp: phpTimestamp() });
-    }
-    const err = schemaError('type', '', error.message);
-    return reply.code(400).send(err.body);
-  });
+  const { config } = opts;
 
   // Both operations run the same query; they differ only in how the resource is addressed.
-  const route = (path: string, operationId: string, summary: string, params: object, resolve: (params: Record<string, string>) => Resource) =>
-    app.get(
-      path,
-      { validatorCompiler: noValidation, schema: { operationId, tags: ['dkan'], summary, params, querystring: QuerystringSchema, response: responses } },
-      async (request, reply) => {
-        const hit = queries.cached(request.url);
-        if (hit) return send(reply, hit);
-        return send(reply, queries.run(resolve(request.params as Record<string, string>), rawQuery(request.url), request.url));
-      },
-    );
+  const route = (path: string, operationId: string, summary: string, params: object, resolve: (store: FixtureStore, params: Record<string, string>) => Resource) =>
+    app.get(path, { schema: { operationId, tags: ['dkan'], summary, params, querystring: QuerystringSchema, response: responses } }, async (request, reply) => {
+      const { store } = request;
+      const hit = cachedAnswer(store, config, request.url);
+      if (hit) return send(reply, hit);
+      return send(reply, runQuery(store, config, resolve(store, request.params as Record<string, string>), rawQuery(request.url), request.url));
+    });
 
-  route('/datastore/query/:datasetId/:index', OP_DATASET_INDEX, 'Query one datastore resource by dataset id and resource index', DatasetIndexParamsSchema, ({ datasetId = '', index = '' }) => {
-    const resource = resourceAt(opts.store, datasetId, index);
+  route('/datastore/query/:datasetId/:index', OP_DATASET_INDEX, 'Query one datastore resource by dataset id and resource index', DatasetIndexParamsSchema, (store, { datasetId = '', index = '' }) => {
+    const resource = resourceAt(store, datasetId, index);
     if (!resource) throw noResourceFound(datasetId, index);
     return resource;
   });
-  route('/datastore/query/:distributionId', OP_DISTRIBUTION, 'Query one datastore resource by distribution id', DistributionParamsSchema, ({ distributionId = '' }) => {
-    const resource = resourceById(opts.store, distributionId);
+  route('/datastore/query/:distributionId', OP_DISTRIBUTION, 'Query one datastore resource by distribution id', DistributionParamsSchema, (store, { distributionId = '' }) => {
+    const resource = resourceById(store, distributionId);
     if (!resource) throw distributionNotFound(distributionId);
     return resource;
   });
 }
 
-/** The natural 400 and 404 bodies of an operation, for forced errors. */
-export function forcedError(request: FastifyRequest, operationId: string, status: number, store?: AreaPluginOptions['store']): DkanError {
-  // Forced statuses are applied after routing, so the path parameters are always there.
+/**
+ * DKAN's error body for a status. Without a message: the natural one of the request's operation (the
+ * missing resource for 404, a resource still importing for 400), or DKAN's route 404 off the routes.
+ */
+export function formatDkanError({ status, message, request, cause }: ErrorContext): ErrorAnswer {
+  const contentType = 'application/json; charset=utf-8';
+  if (cause instanceof DkanError) return { contentType, body: JSON.stringify(cause.body) };
+  if (status >= 500) return { contentType, body: JSON.stringify({ message: 'An internal error occurred.', status: 500, timestamp: phpTimestamp() }) };
+  if (message !== undefined) return { contentType, body: JSON.stringify({ message, status, timestamp: phpTimestamp() }) };
   const params = (request.params ?? {}) as Record<string, string | undefined>;
-  if (operationId === OP_DATASET_INDEX) {
-    const datasetId = params.datasetId ?? '';
+  let err: DkanError;
+  if (params.datasetId !== undefined) {
     const index = params.index ?? '0';
-    if (status === 404) return noResourceFound(datasetId, index);
-    return notImported((store && resourceAt(store, datasetId, index)?.distributionId) || datasetId);
+    err = status === 404 ? noResourceFound(params.datasetId, index) : notImported(resourceAt(request.store, params.datasetId, index)?.distributionId || params.datasetId);
+  } else if (params.distributionId !== undefined) {
+    err = status === 404 ? distributionNotFound(params.distributionId) : notImported(params.distributionId);
+  } else {
+    err = status === 404 ? routeNotFound(request.method, request.url) : badRequest('Bad request.');
   }
-  const id = params.distributionId ?? '';
-  return status === 404 ? distributionNotFound(id) : notImported(id);
+  return { contentType, body: JSON.stringify({ ...err.body, ...(err.body.status !== undefined ? { status } : {}) }) };
 }
