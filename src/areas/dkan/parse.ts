@@ -1,4 +1,4 @@
-// Query string -> DKAN's normalised query: bracket form (qs, as PHP parses it) and SPEC.md's JSON/`sort` forms.
+// Query string -> DKAN's normalised query: bracket form (qs, as PHP parses it) and the JSON-text `conditions` / `sort=<field> <dir>` forms (a product decision, test/contracts/NOTES.md).
 import qs from 'qs';
 import { schemaError, badRequest } from './errors.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
@@ -175,7 +175,7 @@ class ConditionReader {
 function readConditions(resource: Resource, raw: unknown): (Condition | ConditionGroup)[] | undefined {
   if (raw === undefined || raw === '') return undefined;
   let input = raw;
-  // SPEC.md form: the whole list as JSON text (the last one when repeated).
+  // JSON-text form (test/contracts/NOTES.md): the whole list as JSON text (the last one when repeated).
   const text = typeof raw === 'string' ? raw : Array.isArray(raw) && raw.every((r) => typeof r === 'string') ? (raw[raw.length - 1] as string) : undefined;
   if (text !== undefined) {
     try {
