@@ -63,6 +63,14 @@ describe('agco content negotiation', async () => {
     expect(negotiate('application/xml;q=0')).toBe('application/json');
   });
 
+  it('prefers the more specific range at equal q, and maps wildcards to the first format they cover', () => {
+    expect(negotiate('*/*, text/xml')).toBe('text/xml');
+    expect(negotiate('application/*;q=0.5, text/*')).toBe('text/json');
+    expect(negotiate('application/*')).toBe('application/json');
+    expect(negotiate('TEXT/XML')).toBe('text/xml');
+    expect(negotiate('text/xml;q=abc, constructor')).toBe('application/json');
+  });
+
   it('errors follow the same negotiation (400 and 401 as XML)', async () => {
     const bad = await call(app, { limit: 0 }, { ...AUTH, accept: 'text/xml' });
     expect(bad.statusCode).toBe(400);
