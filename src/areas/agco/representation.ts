@@ -14,7 +14,8 @@ export type MediaType = (typeof MEDIA_TYPES)[number];
  */
 export function negotiate(accept: string | undefined): MediaType {
   if (!accept) return 'application/json';
-  return (new Negotiator({ headers: { accept } }).mediaType([...MEDIA_TYPES]) as MediaType | undefined) ?? 'application/json';
+  const best = new Negotiator({ headers: { accept } }).mediaType([...MEDIA_TYPES]) as MediaType | undefined;
+  return best ?? 'application/json';
 }
 
 export const isXml = (type: MediaType) => type.endsWith('/xml');
