@@ -2,7 +2,8 @@ import Fastify from 'fastify';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { agcoArea } from '../../src/areas/agco/index.js';
-import { negotiate } from '../../src/areas/agco/representation.js';
+import { negotiate, pagedResponseXml } from '../../src/areas/agco/representation.js';
+import type { PagedResponse } from '../../src/areas/agco/schemas.js';
 import { testApp } from '../helpers/app.js';
 import { expectContract } from '../helpers/contract.js';
 import { AUTH, OP, PATH, call, page, type Page } from './helpers.js';
@@ -40,6 +41,24 @@ describe('agco content negotiation', async () => {
         j.Translations!.map((t) => [String(t.LanguageId), t.StringValue, t.State, t.Timestamp]),
       );
     });
+  });
+
+  it('XML carries exactly the JSON page, translations filtered the same way, for every kind of filter', async () => {
+    const ids = (await page(app, { limit: 6 })).Entities.map((d) => d.Id);
+    const filters: Record<string, string | number | boolean>[] = [
+      { limit: 3 },
+      { limit: 20, includeTranslations: true, includeDeletedLanguages: true },
+      { limit: 15, includeTranslations: true, languageIds: '1033,1036' },
+      { limit: 10, includeTranslations: true, stringText: '*e*', matchingTranslationsOnly: true, languageIds: '1033,1031' },
+      { limit: 10, includeTranslations: true, stringText: '*e*', matchingTranslationsOnly: false },
+      { includeTranslations: true, stringIds: [...ids].reverse().join(',') },
+      { descriptionText: 'no such description at all' },
+    ];
+    for (const filter of filters) {
+      const json = await page(app, filter);
+      const xml = await call(app, filter, { ...AUTH, accept: 'application/xml' });
+      expect(xml.body, JSON.stringify(filter)).toBe(pagedResponseXml(json as PagedResponse));
+    }
   });
 
   it('text/json answers JSON with that content type', async () => {
