@@ -5,9 +5,9 @@ import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { AreaPluginOptions } from '../types.js';
 import { sendApiError, unauthorized } from './errors.js';
 import { bindQuery, parseFilter, type DefinitionFilter } from './filters.js';
-import { findDefinitions } from './queries.js';
+import { findDefinitionObjects, findDefinitions } from './queries.js';
 import { isXml, mediaTypeOf, pagedResponseXml, sendAs, type MediaType } from './representation.js';
-import { ApiErrorSchema, HeadersSchema, PagedResponseSchema, QuerySchema, type PagedResponse } from './schemas.js';
+import { ApiErrorSchema, HeadersSchema, PagedResponseSchema, QuerySchema } from './schemas.js';
 
 export const OPERATION_ID = 'StringDefinitions_GetDefinitions';
 
@@ -25,10 +25,15 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
     const key = `${type} ${JSON.stringify(filter, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
     let body = pages.get(key);
     if (body === undefined) {
-      const page = findDefinitions(store, filter);
-      const metadata = `{"TotalCount":${page.total},"Limit":${filter.limit},"Offset":0}`;
-      const json = `{"Entities":[${page.entities.join(',')}],"Metadata":${metadata}}`;
-      body = isXml(type) ? pagedResponseXml(JSON.parse(json) as PagedResponse) : json;
+      if (isXml(type)) {
+        const page = findDefinitionObjects(store, filter);
+        const metadata = { TotalCount: page.total, Limit: filter.limit, Offset: 0 };
+        body = pagedResponseXml({ Entities: page.entities, Metadata: metadata });
+      } else {
+        const page = findDefinitions(store, filter);
+        const metadata = `{"TotalCount":${page.total},"Limit":${filter.limit},"Offset":0}`;
+        body = `{"Entities":[${page.entities.join(',')}],"Metadata":${metadata}}`;
+      }
       pages.set(key, body);
     }
     return body;
