@@ -5,6 +5,7 @@ import type { FixtureStore } from '../../platform/fixture-store.js';
 import { NADAC_DATASET_ID } from '../../../fixtures/dkan/generated.js';
 import { MAX_JSON_ARGS, ROW_JSON_COLUMN, rowJsonSql } from '../../../fixtures/dkan/layout.js';
 import { RECORD_NUMBER, resourceAt, type Column, type Resource } from './datasets.js';
+import { rankedPage, rankedResource, unsupported } from './ranked.js';
 import { noResourceFound } from './errors.js';
 import { MATCH_TERM, normalizeQuery, parseQueryString, type Condition, type ConditionGroup, type NormalizedQuery, type Scalar } from './parse.js';
 
@@ -125,11 +126,28 @@ class WhereBuilder {
   }
 }
 
+/** One condition's SQL (on its own column) and bound values, as the full query would have it. */
+export function conditionSql(resource: Resource, c: Condition): { sql: string; params: unknown[] } {
+  const where = new WhereBuilder(resource);
+  const sql = where.one(c);
+  return { sql, params: where.params };
+}
+
+/** The output columns of a query: record_number first with rowIds, then the properties. */
+function outputColumns(resource: Resource, q: NormalizedQuery): Column[] {
+  return [...(q.rowIds ? [RECORD_NUMBER] : []), ...q.properties.map((p) => resource.byName.get(p) ?? RECORD_NUMBER)];
+}
+
+/** Whole rows in column order: the JSON written at build time serves them. */
+function wholeRows(resource: Resource, q: NormalizedQuery): boolean {
+  return q.keys && !q.rowIds && !q.groupings && q.properties.length === resource.columns.length && q.properties.every((p, i) => p === resource.columns[i]!.name);
+}
+
 /** The SQL the handler runs for a normalised query, with its bound values. */
 export function planQuery(resource: Resource, q: NormalizedQuery): Plan {
   const where = new WhereBuilder(resource);
   const whereSql = q.conditions ? where.all(q.conditions, 'AND') : '1';
-  const out: Column[] = [...(q.rowIds ? [RECORD_NUMBER] : []), ...q.properties.map((p) => where.col(p))];
+  const out = outputColumns(resource, q);
   const groupBy = q.groupings ? ` GROUP BY ${q.groupings.map((g) => where.col(g).ident).join(', ')}` : '';
   let order: string;
   if (q.sorts) {
@@ -146,7 +164,7 @@ export function planQuery(resource: Resource, q: NormalizedQuery): Plan {
   let rowsSql: string;
   if (q.format === 'csv') {
     rowsSql = `SELECT ${out.map((c) => c.display).join(', ')} FROM (${inner})`;
-  } else if (q.keys && !q.rowIds && !q.groupings && q.properties.length === resource.columns.length && q.properties.every((p, i) => p === resource.columns[i]!.name)) {
+  } else if (wholeRows(resource, q)) {
     // Whole rows in column order: the JSON written at build time (the same rowJsonSql as below).
     const rowsInner = `SELECT ${ROW_JSON_COLUMN} AS j FROM ${resource.table} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`;
     rowsSql = `SELECT '[' || COALESCE(group_concat(j, ','), '') || ']' FROM (${rowsInner})`;
@@ -218,7 +236,13 @@ export function runQuery(store: FixtureStore, config: Config, resource: Resource
   const key = `q:${echo}`;
   let answer = caches.responses?.get(key);
   if (!answer) {
-    answer = q.format === 'csv' ? csvAnswer(store, resource, q) : jsonAnswer(store, caches, resource, q, echo);
+    const ranked = rankedResource(store, resource);
+    if (ranked && unsupported(q, ranked) === null) {
+      const page = rankedPage(store, resource, ranked, q);
+      answer = q.format === 'csv' ? csvBody(q, pageRows(store, resource, q, page.rows, 'csv')) : jsonBody(resource, caches, q, echo, () => pageRows(store, resource, q, page.rows, 'json'), () => page.count);
+    } else {
+      answer = q.format === 'csv' ? csvAnswer(store, resource, q) : jsonAnswer(store, caches, resource, q, echo);
+    }
     caches.responses?.set(key, answer);
   }
   caches.responses?.set(`u:${url}`, answer);
@@ -237,11 +261,35 @@ function countOf(store: FixtureStore, caches: Caches, plan: Plan): number {
   return n;
 }
 
+/**
+ * The page's rows by record_number, in the page's order: JSON text of the results array, or CSV cells.
+ * Each row is formatted by the same SQL as on the plain path.
+ */
+function pageRows(store: FixtureStore, resource: Resource, q: NormalizedQuery, rows: number[], format: 'json'): string;
+function pageRows(store: FixtureStore, resource: Resource, q: NormalizedQuery, rows: number[], format: 'csv'): unknown[][];
+function pageRows(store: FixtureStore, resource: Resource, q: NormalizedQuery, rows: number[], format: 'json' | 'csv'): string | unknown[][] {
+  const out = outputColumns(resource, q);
+  const select =
+    format === 'csv' ? out.map((c) => c.display).join(', ') : wholeRows(resource, q) ? ROW_JSON_COLUMN : rowJsonSql(out, q.keys);
+  const found = store
+    .prepare(`SELECT record_number, ${select} FROM ${resource.table} WHERE record_number IN (SELECT value FROM json_each(?))`)
+    .raw(true)
+    .all(JSON.stringify(rows)) as unknown[][];
+  const byRow = new Map(found.map((r) => [r[0] as number, r]));
+  const ordered = rows.map((rn) => byRow.get(rn)!);
+  if (format === 'csv') return ordered.map((r) => r.slice(1));
+  return `[${ordered.map((r) => r[1] as string).join(',')}]`;
+}
+
 function jsonAnswer(store: FixtureStore, caches: Caches, resource: Resource, q: NormalizedQuery, echo: string): Answer {
   const plan = planQuery(resource, q);
+  return jsonBody(resource, caches, q, echo, () => store.prepare(plan.rowsSql).pluck(true).get(plan.rowsParams) as string, () => countOf(store, caches, plan));
+}
+
+function jsonBody(resource: Resource, caches: Caches, q: NormalizedQuery, echo: string, results: () => string, count: () => number): Answer {
   let body = '{';
-  if (q.results) body += `"results":${store.prepare(plan.rowsSql).pluck(true).get(plan.rowsParams) as string},`;
-  if (q.count) body += `"count":${countOf(store, caches, plan)},`;
+  if (q.results) body += `"results":${results()},`;
+  if (q.count) body += `"count":${count()},`;
   if (q.schema) {
     const key = `${resource.distributionId}\0${q.rowIds}\0${q.properties.join('\0')}`;
     let schema = caches.schemas.get(key);
@@ -257,7 +305,10 @@ function jsonAnswer(store: FixtureStore, caches: Caches, resource: Resource, q: 
 
 function csvAnswer(store: FixtureStore, resource: Resource, q: NormalizedQuery): Answer {
   const plan = planQuery(resource, q);
-  const rows = store.prepare(plan.rowsSql).raw(true).all(plan.rowsParams) as unknown[][];
+  return csvBody(q, store.prepare(plan.rowsSql).raw(true).all(plan.rowsParams) as unknown[][]);
+}
+
+function csvBody(q: NormalizedQuery, rows: unknown[][]): Answer {
   const header = [...(q.rowIds ? ['record_number'] : []), ...q.properties];
   const lines = [header, ...rows].map((r) => r.map(csvCell).join(','));
   return { contentType: 'text/csv; charset=utf-8', body: Buffer.from(`${lines.join('\n')}\n`), headers: CSV_HEADERS };

@@ -1,0 +1,228 @@
+// Filters, sorts, pages and counts on the rank arrays prepared at build time (fixtures/dkan/writer.ts):
+// every query shape costs about one pass over the rows, however the columns are indexed.
+//
+// A row's value in a column is replaced by its dense rank in that column's SQL order. A condition is
+// evaluated by SQLite itself, with the same SQL fragment the plain query would use, on the column's
+// dictionary of distinct values: that yields the ranks it matches (a range for comparisons, a set for
+// patterns), so collation, affinity and NULL rules stay exactly SQLite's. Rows are then tested by rank,
+// and sorts walk each column's rows in rank order.
+import type { FixtureStore } from '../../platform/fixture-store.js';
+import { RECORD_NUMBER, type Resource } from './datasets.js';
+import type { Condition, ConditionGroup, NormalizedQuery } from './parse.js';
+import { conditionSql } from './queries.js';
+
+interface RankedColumn {
+  /** Dense rank (1-based, SQL order) of each row's value, indexed by record_number. */
+  ranks: Uint32Array;
+  distinct: number;
+  /** The dictionary table: one row per rank, the column under its own name. */
+  dict: string;
+  /** Row numbers in (rank, record_number) order, made on first use. */
+  order?: Uint32Array;
+}
+
+export interface RankedResource {
+  rows: number;
+  columns: Map<string, RankedColumn>;
+}
+
+/** The rank arrays of a resource, or null when the database has none for one of its columns. */
+export function rankedResource(store: FixtureStore, resource: Resource): RankedResource | null {
+  return store.memo(`dkan:ranked:${resource.distributionId}`, () => {
+    const rows = store
+      .prepare('SELECT name, distinct_values AS n, ranks FROM dkan_ranks WHERE distribution_id = ?')
+      .all(resource.distributionId) as { name: string; n: number; ranks: Buffer }[];
+    if (rows.length === 0) return null;
+    const columns = new Map<string, RankedColumn>();
+    for (const r of rows) {
+      // Copied into an aligned buffer of its own: the blob's Buffer may sit at any offset of a shared pool.
+      const ranks = new Uint32Array(r.ranks.byteLength / 4);
+      Buffer.from(ranks.buffer).set(r.ranks);
+      const position = resource.columns.findIndex((c) => c.name === r.name);
+      columns.set(r.name, { ranks, distinct: r.n, dict: `${resource.table}_d${position}` });
+    }
+    return { rows: resource.rows, columns };
+  });
+}
+
+function orderOf(col: RankedColumn): Uint32Array {
+  if (col.order) return col.order;
+  // Counting sort by rank; rows of one rank stay in record_number order.
+  const starts = new Uint32Array(col.distinct + 2);
+  for (let rn = 1; rn < col.ranks.length; rn++) starts[col.ranks[rn]! + 1]! += 1;
+  for (let r = 1; r < starts.length; r++) starts[r]! += starts[r - 1]!;
+  const order = new Uint32Array(col.ranks.length - 1);
+  for (let rn = 1; rn < col.ranks.length; rn++) order[starts[col.ranks[rn]!]!++] = rn;
+  col.order = order;
+  return order;
+}
+
+type RowTest = (rn: number) => boolean;
+
+/** Why the rank path cannot answer a query exactly; the plain SQL path answers it instead. */
+export function unsupported(q: NormalizedQuery, ranked: RankedResource): string | null {
+  if (q.groupings) return 'groupings';
+  const known = (name: string) => name === RECORD_NUMBER.name || ranked.columns.has(name);
+  for (const s of q.sorts ?? []) if (!known(s.property)) return `unranked sort ${s.property}`;
+  const walk = (items: (Condition | ConditionGroup)[]): string | null => {
+    for (const c of items) {
+      if ('groupOperator' in c) {
+        const inner = walk(c.conditions);
+        if (inner) return inner;
+      } else if (c.operator === 'match') return 'match';
+      else if (c.property === RECORD_NUMBER.name) return 'record_number condition';
+      else if (typeof c.value === 'object' && c.value !== null && !Array.isArray(c.value)) return 'column reference';
+      else if (!known(c.property)) return `unranked column ${c.property}`;
+    }
+    return null;
+  };
+  return q.conditions ? walk(q.conditions) : null;
+}
+
+/** Finds which ranks of a column each condition matches, by the condition's own SQL on the column's dictionary. */
+class Evaluator {
+  constructor(
+    private readonly store: FixtureStore,
+    private readonly resource: Resource,
+    private readonly ranked: RankedResource,
+  ) {}
+
+  test(items: (Condition | ConditionGroup)[], joiner: 'and' | 'or'): RowTest {
+    const tests = items.map((c) => ('groupOperator' in c ? this.test(c.conditions, c.groupOperator) : this.leaf(c)));
+    if (tests.length === 0) return () => true;
+    if (tests.length === 1) return tests[0]!;
+    return joiner === 'and' ? (rn) => tests.every((t) => t(rn)) : (rn) => tests.some((t) => t(rn));
+  }
+
+  leaf(c: Condition): RowTest {
+    const col = this.ranked.columns.get(c.property)!;
+    const ident = this.resource.byName.get(c.property)!.ident;
+    const member = new Uint8Array(col.distinct + 1);
+    const first = (dir: 'ASC' | 'DESC', where: string, values: unknown[]) =>
+      this.store.prepare(`SELECT rank FROM ${col.dict} WHERE ${where} ORDER BY ${ident} ${dir}, rank ${dir} LIMIT 1`).pluck().get(values) as
+        | number
+        | undefined;
+    /** Sets (1) or clears (0) the ranks of a condition whose matches are one run in the column's order. */
+    const run = (where: string, values: unknown[], bit: 0 | 1) => {
+      const lo = first('ASC', where, values);
+      if (lo !== undefined) member.fill(bit, lo, first('DESC', where, values)! + 1);
+    };
+    const { sql, params } = conditionSql(this.resource, c);
+    switch (c.operator) {
+      case '=':
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+      case 'between':
+        // One column against constants under its own order: the matching ranks are one run.
+        run(sql, params, 1);
+        break;
+      case 'in':
+        for (const p of params) run(`${ident} = ?`, [p], 1);
+        break;
+      case '<>':
+      case 'not in':
+        // Every non-NULL value except the equal ones, as SQL's three-valued logic has it.
+        member.fill(1, 1);
+        run(`${ident} IS NULL`, [], 0);
+        for (const p of params) run(`${ident} = ?`, [p], 0);
+        break;
+      case 'is_empty':
+      case 'not_empty':
+        // is_empty is (NULL or ''): two seeks; not_empty is exactly its complement.
+        run(`${ident} IS NULL`, [], 1);
+        run(`${ident} = ''`, [], 1);
+        if (c.operator === 'not_empty') for (let r = 1; r < member.length; r++) member[r] = member[r] ? 0 : 1;
+        break;
+      default:
+        // Patterns: every distinct value is tested once, by SQLite's LIKE.
+        for (const r of this.store.prepare(`SELECT rank FROM ${col.dict} WHERE ${sql}`).pluck().iterate(params) as IterableIterator<number>) member[r] = 1;
+    }
+    const ranks = col.ranks;
+    return (rn) => member[ranks[rn]!] === 1;
+  }
+}
+
+interface Key {
+  /** null: record_number itself. */
+  col: RankedColumn | null;
+  desc: boolean;
+}
+
+// Runs of equal first-key values up to this size are sorted by the other keys; longer ones are walked
+// again in the next key's order, restricted to the run.
+const SMALL_RUN = 4096;
+
+/** Rows passing `pass`, in the order of `keys`, ties by record_number in the direction of the last key. */
+function* ordered(ranked: RankedResource, keys: Key[], pass: RowTest): Generator<number> {
+  const [key, ...rest] = keys;
+  const n = ranked.rows;
+  if (!key || key.col === null) {
+    const desc = key?.desc ?? false;
+    for (let i = 1; i <= n; i++) {
+      const rn = desc ? n + 1 - i : i;
+      if (pass(rn)) yield rn;
+    }
+    return;
+  }
+  const order = orderOf(key.col);
+  const ranks = key.col.ranks;
+  const at = (i: number) => order[key.desc ? n - 1 - i : i]!;
+  if (rest.length === 0) {
+    for (let i = 0; i < n; i++) {
+      const rn = at(i);
+      if (pass(rn)) yield rn;
+    }
+    return;
+  }
+  const lastDesc = rest[rest.length - 1]!.desc;
+  const compare = (a: number, b: number): number => {
+    for (const k of rest) {
+      const d = k.col === null ? a - b : k.col.ranks[a]! - k.col.ranks[b]!;
+      if (d !== 0) return k.desc ? -d : d;
+    }
+    return lastDesc ? b - a : a - b;
+  };
+  let i = 0;
+  while (i < n) {
+    const rank = ranks[at(i)]!;
+    let end = i;
+    const members: number[] = [];
+    while (end < n && ranks[at(end)] === rank) {
+      const rn = at(end);
+      if (pass(rn)) members.push(rn);
+      end++;
+    }
+    if (members.length <= SMALL_RUN) yield* members.sort(compare);
+    else yield* ordered(ranked, rest, (rn) => ranks[rn] === rank && pass(rn));
+    i = end;
+  }
+}
+
+export interface RankedPage {
+  /** record_numbers of the page, in order. */
+  rows: number[];
+  count: number;
+}
+
+/** The page and the count of a query the rank path supports (see `unsupported`). */
+export function rankedPage(store: FixtureStore, resource: Resource, ranked: RankedResource, q: NormalizedQuery): RankedPage {
+  const pass = q.conditions ? new Evaluator(store, resource, ranked).test(q.conditions, 'and') : () => true;
+  const keys: Key[] = (q.sorts ?? []).map((s) => ({ col: s.property === RECORD_NUMBER.name ? null : ranked.columns.get(s.property)!, desc: s.order === 'desc' }));
+  const rows: number[] = [];
+  if (q.results && q.limit > 0) {
+    let skipped = 0;
+    for (const rn of ordered(ranked, keys, pass)) {
+      if (skipped < q.offset) skipped++;
+      else if (rows.push(rn) >= q.limit) break;
+    }
+  }
+  let count = 0;
+  if (q.count) {
+    if (!q.conditions) count = ranked.rows;
+    else for (let rn = 1; rn <= ranked.rows; rn++) if (pass(rn)) count++;
+  }
+  return { rows, count };
+}
+
