@@ -87,20 +87,13 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
   // With no control configured and no Prefer header, a request only pays for the journal.
   const serverWide = config.latency !== null || config.errorRate > 0;
 
-  app.addHook('onRequest', async (request, reply) => {
-    const area = opts.areaOf(request.url);
-    if (!area) return;
-    const operationId = request.routeOptions.schema?.operationId ?? null;
-    const state: RequestState = { area, operationId, fault: null, forced: false };
-    states.set(request, state);
-    if (runtime.journal.capacity > 0) journalStep(runtime, request, reply, state);
-    if (!serverWide && request.headers.prefer === undefined) return;
-
+  /** Prefer and the server-wide controls; true when it answered the request itself. */
+  const control = async (request: FastifyRequest, reply: FastifyReply, state: RequestState): Promise<boolean> => {
     let prefs: Preferences;
     try {
       prefs = parsePrefer(request.headers.prefer);
     } catch (err) {
-      if (err instanceof PreferError) return rejectPreference(request, reply, state, err.message);
+      if (err instanceof PreferError) return (rejectPreference(request, reply, state, err.message), true);
       throw err;
     }
     const applied: string[] = [];
@@ -118,19 +111,35 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
       state.fault = prefs.fault;
       if (prefs.fault === 'reset' || prefs.fault === 'empty') {
         dropConnection(request, reply, prefs.fault);
-        return reply;
+        return true;
       }
       applied.push(`fault=${prefs.fault}`);
     }
 
-    const status = operationId === null ? undefined : forcedStatus(request, state, prefs, failDraw, config);
-    if (typeof status === 'string') return rejectPreference(request, reply, state, status);
+    const status = state.operationId === null ? undefined : forcedStatus(request, state, prefs, failDraw, config);
+    if (typeof status === 'string') return (rejectPreference(request, reply, state, status), true);
     if (status !== undefined && prefs.code === status) applied.push(`code=${status}`);
     if (applied.length > 0) reply.header('preference-applied', applied.join(', '));
-    if (status !== undefined) {
-      state.forced = true;
-      return sendAreaError(area, request, reply, status);
-    }
+    if (status === undefined) return false;
+    state.forced = true;
+    sendAreaError(state.area, request, reply, status);
+    return true;
+  };
+
+  // A callback hook: with no control in play (the usual case) a request pays for the journal only, no promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    const area = opts.areaOf(request.url);
+    if (!area) return done();
+    const state: RequestState = { area, operationId: request.routeOptions.schema?.operationId ?? null, fault: null, forced: false };
+    states.set(request, state);
+    if (runtime.journal.capacity > 0) journalStep(runtime, request, reply, state);
+    if (!serverWide && request.headers.prefer === undefined) return done();
+    control(request, reply, state).then(
+      (answered) => {
+        if (!answered) done();
+      },
+      (err: Error) => done(err),
+    );
   });
 
   app.addHook('onSend', (request, reply, payload, done) => {

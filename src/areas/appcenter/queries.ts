@@ -6,9 +6,21 @@ export type Access =
   | { kind: 'not-found' }
   | { kind: 'ok'; userId: number; appId: number };
 
-/** Caller and app in one lookup: unknown token, unknown or invisible app, or both ids. */
+/** Caller and app in one lookup: unknown token, unknown or invisible app, or both ids; kept per store. */
 export function resolveAccess(store: FixtureStore, token: string | undefined, owner: string, app: string): Access {
   if (!token) return { kind: 'unauthorized' };
+  const known = store.lru<Access>('appcenter:access', () => ({ max: 10_000 }));
+  const key = `${token}\0${owner}\0${app}`;
+  let access = known.get(key);
+  if (!access) {
+    access = lookupAccess(store, token, owner, app);
+    // Only answers about real tokens are kept, so unknown tokens cannot crowd them out.
+    if (access.kind !== 'unauthorized') known.set(key, access);
+  }
+  return access;
+}
+
+function lookupAccess(store: FixtureStore, token: string, owner: string, app: string): Access {
   const row = store
     .prepare(
       `SELECT t.user_id AS userId, a.id AS appId, x.user_id IS NOT NULL AS visible

@@ -25,10 +25,17 @@ export function findFile(store: FixtureStore, identifier: string, name: string):
     | undefined;
 }
 
-/** The metadata record as stored: ready JSON text. */
+/** The metadata record as stored: ready JSON text, kept as bytes for the items clients ask for. */
 export function itemRecordJson(store: FixtureStore, identifier: string): string | undefined {
-  const row = store.prepare('SELECT record FROM archive_items WHERE identifier = ?').get(identifier) as { record: string } | undefined;
-  return row?.record;
+  const records = store.lru<{ text: string | undefined }>('archive:records', () => ({ max: 2000 }));
+  let hit = records.get(identifier);
+  if (!hit) {
+    const row = store.prepare('SELECT record FROM archive_items WHERE identifier = ?').get(identifier) as { record: string } | undefined;
+    hit = { text: row?.record };
+    // Unknown identifiers are not kept: a client probing ids must not fill the cache.
+    if (row) records.set(identifier, hit);
+  }
+  return hit.text;
 }
 
 export interface CatalogItem {
