@@ -39,10 +39,9 @@ export class FixtureStore {
   /** Opens the fixture database that `npm run fixtures` wrote into dataDir, read-only. */
   static open(dataDir: string, generation = 0): FixtureStore {
     const db = new Database(path.join(dataDir, DB_FILE), { readonly: true, fileMustExist: true });
-    // Reads go through a memory map: a page the OS already caches costs no system call, which keeps a
-    // paged query on 1,000,000 rows close to one on 10,000. Mapped pages are the OS's file cache, shared
-    // and reclaimable, but they do show in the process's resident size (RssFile).
-    db.pragma('mmap_size = 1073741824');
+    // No memory map: DKAN pages and counts come from rank arrays (src/areas/dkan/ranked.ts), so SQLite
+    // reads only the rows of a page, and mapped pages would count in the process's resident size while
+    // the OS caches the file just as well without. 8 MB of SQLite's own page cache keeps hot rows.
     db.pragma('cache_size = -8192');
     const rows = db.prepare('SELECT key, value FROM mockyard_meta').all() as { key: string; value: string }[];
     const meta = new Map(rows.map((r) => [r.key, r.value]));
