@@ -5,7 +5,7 @@ import type { FixtureStore } from '../../platform/fixture-store.js';
 import { NADAC_DATASET_ID } from '../../../fixtures/dkan/generated.js';
 import { MAX_JSON_ARGS, ROW_JSON_COLUMN, rowJsonSql } from '../../../fixtures/dkan/layout.js';
 import { RECORD_NUMBER, resourceAt, type Column, type Resource } from './datasets.js';
-import { rankedPage, rankedResource, unsupported } from './ranked.js';
+import { lookupsOn, rankedPage, rankedResource, unsupported } from './ranked.js';
 import { noResourceFound } from './errors.js';
 import { MATCH_TERM, normalizeQuery, parseQueryString, type Condition, type ConditionGroup, type NormalizedQuery, type Scalar } from './parse.js';
 
@@ -229,7 +229,7 @@ export function cachedAnswer(store: FixtureStore, config: Config, url: string): 
 }
 
 /** Runs a query string against a resource; the answer is kept for the same URL and the same normalised query. */
-export function runQuery(store: FixtureStore, config: Config, resource: Resource, rawQuery: string, url: string): Answer {
+export async function runQuery(store: FixtureStore, config: Config, resource: Resource, rawQuery: string, url: string): Promise<Answer> {
   const caches = cachesOf(store, config);
   const q = normalizeQuery(parseQueryString(rawQuery), resource, config.dkanMaxLimit);
   const echo = JSON.stringify(q);
@@ -238,7 +238,7 @@ export function runQuery(store: FixtureStore, config: Config, resource: Resource
   if (!answer) {
     const ranked = rankedResource(store, resource);
     if (ranked && unsupported(q, ranked) === null) {
-      const page = rankedPage(store, resource, ranked, q);
+      const page = await rankedPage(resource, ranked, q, lookupsOn(store));
       answer = q.format === 'csv' ? csvBody(q, pageRows(store, resource, q, page.rows, 'csv')) : jsonBody(resource, caches, q, echo, () => pageRows(store, resource, q, page.rows, 'json'), () => page.count);
     } else {
       answer = q.format === 'csv' ? csvAnswer(store, resource, q) : jsonAnswer(store, caches, resource, q, echo);

@@ -79,34 +79,53 @@ export function unsupported(q: NormalizedQuery, ranked: RankedResource): string 
   return q.conditions ? walk(q.conditions) : null;
 }
 
-/** Finds which ranks of a column each condition matches, by the condition's own SQL on the column's dictionary. */
-class Evaluator {
+/** One SQL lookup on a dictionary: the first matching rank in an order, or every matching rank. */
+export interface DictLookup {
+  sql: string;
+  params: unknown[];
+  /** 'first': one rank or undefined; 'all': a list of ranks. */
+  kind: 'first' | 'all';
+}
+
+/** Runs lookups in order and gives their results in the same order (on this thread or on a worker). */
+export type LookupRunner = (lookups: DictLookup[]) => Promise<unknown[]>;
+
+/**
+ * Finds which ranks of a column each condition matches, by the condition's own SQL on the column's
+ * dictionary: the SQL is planned first (`lookups`), run wherever the caller runs SQL, then `build` makes
+ * the row test from the answers.
+ */
+class Planner {
+  readonly lookups: DictLookup[] = [];
+
   constructor(
-    private readonly store: FixtureStore,
     private readonly resource: Resource,
     private readonly ranked: RankedResource,
   ) {}
 
-  test(items: (Condition | ConditionGroup)[], joiner: 'and' | 'or'): RowTest {
-    const tests = items.map((c) => ('groupOperator' in c ? this.test(c.conditions, c.groupOperator) : this.leaf(c)));
-    if (tests.length === 0) return () => true;
-    if (tests.length === 1) return tests[0]!;
-    return joiner === 'and' ? (rn) => tests.every((t) => t(rn)) : (rn) => tests.some((t) => t(rn));
+  plan(items: (Condition | ConditionGroup)[], joiner: 'and' | 'or'): (results: unknown[]) => RowTest {
+    const parts = items.map((c) => ('groupOperator' in c ? this.plan(c.conditions, c.groupOperator) : this.leaf(c)));
+    return (results) => {
+      const tests = parts.map((build) => build(results));
+      if (tests.length === 0) return () => true;
+      if (tests.length === 1) return tests[0]!;
+      return joiner === 'and' ? (rn) => tests.every((t) => t(rn)) : (rn) => tests.some((t) => t(rn));
+    };
   }
 
-  leaf(c: Condition): RowTest {
+  private leaf(c: Condition): (results: unknown[]) => RowTest {
     const col = this.ranked.columns.get(c.property)!;
     const ident = this.resource.byName.get(c.property)!.ident;
-    const member = new Uint8Array(col.distinct + 1);
-    const first = (dir: 'ASC' | 'DESC', where: string, values: unknown[]) =>
-      this.store.prepare(`SELECT rank FROM ${col.dict} WHERE ${where} ORDER BY ${ident} ${dir}, rank ${dir} LIMIT 1`).pluck().get(values) as
-        | number
-        | undefined;
-    /** Sets (1) or clears (0) the ranks of a condition whose matches are one run in the column's order. */
-    const run = (where: string, values: unknown[], bit: 0 | 1) => {
-      const lo = first('ASC', where, values);
-      if (lo !== undefined) member.fill(bit, lo, first('DESC', where, values)! + 1);
+    const lookup = (sql: string, params: unknown[], kind: DictLookup['kind']): number => this.lookups.push({ sql, params, kind }) - 1;
+    /** A run of ranks in the column's order: the first and the last that match. */
+    const run = (where: string, values: unknown[], set: 0 | 1) => {
+      const first = (dir: 'ASC' | 'DESC') => lookup(`SELECT rank FROM ${col.dict} WHERE ${where} ORDER BY ${ident} ${dir}, rank ${dir} LIMIT 1`, values, 'first');
+      return { set, lo: first('ASC'), hi: first('DESC') };
     };
+    const runs: { set: 0 | 1; lo: number; hi: number }[] = [];
+    let all: number | null = null;
+    let startFull = false;
+    let invert = false;
     const { sql, params } = conditionSql(this.resource, c);
     switch (c.operator) {
       case '=':
@@ -116,32 +135,47 @@ class Evaluator {
       case '>=':
       case 'between':
         // One column against constants under its own order: the matching ranks are one run.
-        run(sql, params, 1);
+        runs.push(run(sql, params, 1));
         break;
       case 'in':
-        for (const p of params) run(`${ident} = ?`, [p], 1);
+        for (const p of params) runs.push(run(`${ident} = ?`, [p], 1));
         break;
       case '<>':
       case 'not in':
         // Every non-NULL value except the equal ones, as SQL's three-valued logic has it.
-        member.fill(1, 1);
-        run(`${ident} IS NULL`, [], 0);
-        for (const p of params) run(`${ident} = ?`, [p], 0);
+        startFull = true;
+        runs.push(run(`${ident} IS NULL`, [], 0));
+        for (const p of params) runs.push(run(`${ident} = ?`, [p], 0));
         break;
       case 'is_empty':
       case 'not_empty':
         // is_empty is (NULL or ''): two seeks; not_empty is exactly its complement.
-        run(`${ident} IS NULL`, [], 1);
-        run(`${ident} = ''`, [], 1);
-        if (c.operator === 'not_empty') for (let r = 1; r < member.length; r++) member[r] = member[r] ? 0 : 1;
+        runs.push(run(`${ident} IS NULL`, [], 1), run(`${ident} = ''`, [], 1));
+        invert = c.operator === 'not_empty';
         break;
       default:
         // Patterns: every distinct value is tested once, by SQLite's LIKE.
-        for (const r of this.store.prepare(`SELECT rank FROM ${col.dict} WHERE ${sql}`).pluck().iterate(params) as IterableIterator<number>) member[r] = 1;
+        all = lookup(`SELECT rank FROM ${col.dict} WHERE ${sql}`, params, 'all');
     }
-    const ranks = col.ranks;
-    return (rn) => member[ranks[rn]!] === 1;
+    return (results) => {
+      const member = new Uint8Array(col.distinct + 1);
+      if (startFull) member.fill(1, 1);
+      for (const r of runs) {
+        const lo = results[r.lo] as number | undefined;
+        if (lo !== undefined) member.fill(r.set, lo, (results[r.hi] as number) + 1);
+      }
+      if (all !== null) for (const rank of results[all] as number[]) member[rank] = 1;
+      if (invert) for (let r = 1; r < member.length; r++) member[r] = member[r] ? 0 : 1;
+      const ranks = col.ranks;
+      return (rn) => member[ranks[rn]!] === 1;
+    };
   }
+}
+
+/** Runs dictionary lookups on the store's own connection. */
+export function lookupsOn(store: FixtureStore): LookupRunner {
+  return async (lookups) =>
+    lookups.map((l) => (l.kind === 'first' ? store.prepare(l.sql).pluck(true).get(l.params) : store.prepare(l.sql).pluck(true).all(l.params)));
 }
 
 interface Key {
@@ -207,8 +241,13 @@ export interface RankedPage {
 }
 
 /** The page and the count of a query the rank path supports (see `unsupported`). */
-export function rankedPage(store: FixtureStore, resource: Resource, ranked: RankedResource, q: NormalizedQuery): RankedPage {
-  const pass = q.conditions ? new Evaluator(store, resource, ranked).test(q.conditions, 'and') : () => true;
+export async function rankedPage(resource: Resource, ranked: RankedResource, q: NormalizedQuery, runLookups: LookupRunner): Promise<RankedPage> {
+  let pass: RowTest = () => true;
+  if (q.conditions) {
+    const planner = new Planner(resource, ranked);
+    const build = planner.plan(q.conditions, 'and');
+    pass = build(await runLookups(planner.lookups));
+  }
   const keys: Key[] = (q.sorts ?? []).map((s) => ({ col: s.property === RECORD_NUMBER.name ? null : ranked.columns.get(s.property)!, desc: s.order === 'desc' }));
   const rows: number[] = [];
   if (q.results && q.limit > 0) {
