@@ -7,7 +7,7 @@ import { resolveConfig } from '../src/config.js';
 import { packageRoot } from '../src/paths.js';
 import { ensureFixtures } from '../src/server.js';
 import { FixtureStore } from '../src/platform/fixture-store.js';
-import { capture, writeCapture } from './capture.js';
+import { capture, captureOne, writeCapture } from './capture.js';
 import { type ProbeResult, probeShapes } from './dkan-probe.js';
 import { type LoadResult, type Server, load, wrkVersion, median, pinSelfToCore1, rssMiB, rssParts, sequentialLatency, spawnNode, waitReady, download, hasTaskset } from './lib.js';
 import { type BaselineKind, type BenchContext, type Row, type Workload, BASELINE_LABEL, finalGoals, prepare, workloads } from './workloads.js';
@@ -18,7 +18,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10,100' },
     only: { type: 'string' },
     quick: { type: 'boolean', default: false },
-    'startup-runs': { type: 'string', default: '5' },
+    'startup-runs': { type: 'string' },
     rounds: { type: 'string', default: '3' },
     'dkan-shapes': { type: 'string', default: '500' },
     help: { type: 'boolean', default: false },
@@ -30,9 +30,9 @@ if (args.help) {
   --duration <s>        seconds per load run (default 5)
   --connections <list>  connection counts (default 10,100)
   --only <list>         workload ids or prefixes (e.g. E,B-national,startup); default all
-  --quick               1 s runs at 10 connections, 1 round, 100 DKAN shapes, no warm-up runs and
+  --quick               1 s runs at 10 connections, 1 round, 50 DKAN shapes, no warm-up runs and
                         no scale-10 workloads: a smoke run
-  --startup-runs <n>    spawns per startup median (default 5)
+  --startup-runs <n>    spawns per startup median (default 5; 2 with --quick)
   --rounds <n>          mockyard/baseline runs alternated per figure; medians are reported (default 3)
   --dkan-shapes <n>     distinct requests in the DKAN query mix (default 500)
 Throughput figures come from wrk (Debian: apt-get install -y wrk), pinned to core 1; servers run on core 0.`);
@@ -46,7 +46,7 @@ const baselineScript = path.join(dist, 'bench', 'baseline-server.js');
 const duration = args.quick ? 1 : Number(args.duration);
 const connectionsList = (args.quick ? '10' : args.connections).split(',').map(Number);
 const rounds = args.quick ? 1 : Math.max(1, Number(args.rounds));
-const shapeCount = args.quick ? 100 : Math.max(1, Number(args['dkan-shapes']));
+const shapeCount = args.quick ? 50 : Math.max(1, Number(args['dkan-shapes']));
 const only = args.only?.split(',').map((s) => s.trim());
 const selected = (id: string) => !only || only.some((o) => id === o || id.startsWith(`${o}-`) || id.startsWith(o));
 
@@ -96,14 +96,26 @@ async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<vo
   writeCapture(captureFile, answers);
   const baselines: [BaselineKind, Server][] = [];
   try {
-    for (const kind of w.baselines ?? []) {
-      if (kind !== 'fastify-sqlite') baselines.push([kind, await startBaseline(kind, captureFile)]);
-      else if (w.sql) baselines.push([kind, await startBaseline(kind, path.join(ctx.dataDir, 'mockyard.db'), tmpFile(JSON.stringify(w.sql(ctx, paths))))]);
+    const kinds = (w.baselines ?? []).filter((kind) => kind !== 'fastify-sqlite' || w.sql);
+    const started = await Promise.allSettled(
+      kinds.map((kind) => (kind === 'fastify-sqlite' ? startBaseline(kind, path.join(ctx.dataDir, 'mockyard.db'), tmpFile(JSON.stringify(w.sql!(ctx, paths)))) : startBaseline(kind, captureFile))),
+    );
+    started.forEach((r, k) => r.status === 'fulfilled' && baselines.push([kinds[k]!, r.value]));
+    const failedStart = started.find((r) => r.status === 'rejected');
+    if (failedStart) throw failedStart.reason;
+    // The replay baselines must answer what mockyard answered, byte for byte, or the ratio means nothing.
+    for (const [kind, server] of baselines) {
+      if (kind === 'fastify-sqlite') continue;
+      const replayed = await captureOne(server.url, paths[0]!, headers);
+      const original = answers.get(paths[0]!)!;
+      if (replayed.status !== original.status || !replayed.body.equals(original.body) || replayed.headers['content-type'] !== original.headers['content-type']) {
+        throw new Error(`${w.id}: the ${BASELINE_LABEL[kind]} baseline does not replay mockyard's answer to ${paths[0]}`);
+      }
     }
     if (w.latencyProbe) {
       // One request at a time over a kept-alive connection: the latency of one answer without queueing.
-      await sequentialLatency(mock.url, paths, 200, headers);
-      const probe = await sequentialLatency(mock.url, paths, 1000, headers);
+      await sequentialLatency(mock.url, paths, args.quick ? 50 : 200, headers);
+      const probe = await sequentialLatency(mock.url, paths, args.quick ? 200 : 1000, headers);
       rows.push({ workload: `${w.id} (1 at a time)`, connections: 1, rps: 1000 / probe.median, p50: probe.median, p99: probe.p99, baselines: {}, rssMiB: null, note: 'sequential requests over HTTP' });
     }
     for (const connections of connectionsList) {
@@ -163,7 +175,7 @@ function medianResult(results: LoadResult[]): LoadResult {
 }
 
 async function startupFigures(dataDir: string): Promise<void> {
-  const runs = Number(args['startup-runs']);
+  const runs = Math.max(1, Number(args['startup-runs'] ?? (args.quick ? 2 : 5)));
   const spawnToFirst200 = async (start: () => Promise<Server>, probePath: string) => {
     const t0 = process.hrtime.bigint();
     const server = await start();
