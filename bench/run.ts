@@ -20,7 +20,7 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     'startup-runs': { type: 'string' },
     rounds: { type: 'string', default: '3' },
-    'dkan-shapes': { type: 'string', default: '500' },
+    'dkan-shapes': { type: 'string', default: '300' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -34,7 +34,7 @@ if (args.help) {
                         no scale-10 workloads: a smoke run
   --startup-runs <n>    spawns per startup median (default 5; 2 with --quick)
   --rounds <n>          mockyard/baseline runs alternated per figure; medians are reported (default 3)
-  --dkan-shapes <n>     distinct requests in the DKAN query mix (default 500)
+  --dkan-shapes <n>     distinct requests in the DKAN query mix (default 300)
 Throughput figures come from wrk (Debian: apt-get install -y wrk), pinned to core 1; servers run on core 0.`);
   process.exit(0);
 }
