@@ -3,6 +3,10 @@
 // from the data itself. Seeded, so every run sends the same requests.
 import { mulberry32 } from '../src/platform/prng.js';
 import type { FixtureStore } from '../src/platform/fixture-store.js';
+import type { Config } from '../src/config.js';
+import { resourceAt } from '../src/areas/dkan/datasets.js';
+import { normalizeQuery, parseQueryString } from '../src/areas/dkan/parse.js';
+import { planQuery, type Plan } from '../src/areas/dkan/queries.js';
 
 interface Column {
   name: string;
@@ -79,7 +83,7 @@ export function dkanShapes(store: FixtureStore, res: ResourceRef, count: number,
       }
       case 'set': {
         const values = Array.from({ length: 2 + Math.floor(random() * 4) }, () => valueAt(col.name));
-        parts.push(`conditions[0][property]=${col.name}`, `conditions[0][operator]=${pick(['in', 'not in'])}`);
+        parts.push(`conditions[0][property]=${col.name}`, `conditions[0][operator]=${q(pick(['in', 'not in']))}`);
         values.forEach((v, k) => parts.push(`conditions[0][value][${k}]=${q(v)}`));
         break;
       }
@@ -99,4 +103,16 @@ export function dkanShapes(store: FixtureStore, res: ResourceRef, count: number,
     shapes.push({ family, sort: sortCol.name, path: `/dkan/datastore/query/${res.datasetId}/${res.index}?${parts.join('&')}` });
   }
   return shapes;
+}
+
+/**
+ * The prepared SQL and bound values mockyard's DKAN handler runs for one request (a path under /dkan with its
+ * query string), through the area's own parser and planner: the same-SQL baseline runs exactly these.
+ */
+export function sqlForRequest(store: FixtureStore, config: Config, requestPath: string): Plan {
+  const [pathname, raw = ''] = requestPath.split(/\?(.*)/s, 2) as [string, string?];
+  const m = /\/datastore\/query\/([^/]+)\/([^/]+)$/.exec(pathname);
+  const resource = m ? resourceAt(store, decodeURIComponent(m[1]!), m[2]!) : undefined;
+  if (!resource) throw new Error(`${requestPath}: not a DKAN dataset/index query path`);
+  return planQuery(resource, normalizeQuery(parseQueryString(raw), resource, config.dkanMaxLimit));
 }

@@ -1,8 +1,9 @@
 // Process, load and measurement helpers for the benchmark.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import autocannon from 'autocannon';
+import os from 'node:os';
+import path from 'node:path';
 
 export const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
 
@@ -86,23 +87,95 @@ export interface LoadResult {
   bytesPerSec: number;
 }
 
-/** autocannon against base + the given paths (cycled, so distinct queries stay distinct). */
-export async function load(base: string, paths: readonly string[], connections: number, durationSec: number, headers: Record<string, string> = {}): Promise<LoadResult> {
-  let i = 0;
-  const result = await autocannon({
-    url: base,
-    connections,
-    duration: durationSec,
-    headers,
-    requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }],
-  });
+const WRK_REPORT = 'mockyard-wrk-report ';
+
+/** A Lua string literal for any byte string (decimal escapes for everything outside printable ASCII). */
+function luaString(text: string): string {
+  return `"${[...Buffer.from(text)].map((b) => (b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\${String(b).padStart(3, '0')}`)).join('')}"`;
+}
+
+/**
+ * A wrk script: requests formatted once, then cycled (so distinct queries stay distinct), with the workload's
+ * headers; at the end one line of JSON with the exact counts and latency percentiles (microseconds).
+ */
+export function wrkScript(paths: readonly string[], headers: Record<string, string>): string {
+  const headerTable = `{ ${Object.entries(headers).map(([k, v]) => `[${luaString(k)}] = ${luaString(v)}`).join(', ')} }`;
+  return `local paths = { ${paths.map(luaString).join(',\n')} }
+local requests = {}
+local i = 0
+function init(args)
+  for k, p in ipairs(paths) do
+    local h = ${headerTable}
+    requests[k] = wrk.format("GET", p, h)
+  end
+end
+function request()
+  i = i % #requests + 1
+  return requests[i]
+end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('${WRK_REPORT}{"requests":%d,"duration":%d,"bytes":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d,"p50":%d,"p90":%d,"p99":%d,"max":%d}\\n',
+    summary.requests, summary.duration, summary.bytes, e.connect, e.read, e.write, e.status, e.timeout,
+    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))
+end
+`;
+}
+
+/** wrk's version line, e.g. "wrk debian/4.1.0-3+b2 [epoll]", or null when it is not installed. */
+export function wrkVersion(): string | null {
+  const r = spawnSync('wrk', ['-v'], { encoding: 'utf8' });
+  return r.error ? null : (/^wrk .*$/m.exec(`${r.stdout}${r.stderr}`)?.[0]?.replace(/\s*Copyright.*$/, '') ?? 'wrk');
+}
+
+let wrkChecked = false;
+function requireWrk(): void {
+  if (wrkChecked) return;
+  if (spawnSync('wrk', ['-v']).error) throw new Error('wrk is not installed: the benchmark measures throughput with it (Debian: apt-get install -y wrk)');
+  wrkChecked = true;
+}
+
+/**
+ * wrk (one thread, pinned to core 1) against base + the given paths, cycled. Requests/s, and latency
+ * percentiles as wrk records them (--latency; microsecond resolution, reported in ms).
+ */
+export async function load(base: string, paths: readonly string[], connections: number, durationSec: number, headers: Record<string, string> = {}, scriptDir = os.tmpdir()): Promise<LoadResult> {
+  requireWrk();
+  const script = path.join(scriptDir, `wrk-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.lua`);
+  writeFileSync(script, wrkScript(paths, headers));
+  const args = ['-t', '1', '-c', String(connections), '-d', `${durationSec}s`, '--timeout', '10s', '--latency', '-s', script, base];
+  const [cmd, argv] = hasTaskset ? ['taskset', ['-c', '1', 'wrk', ...args]] : ['wrk', args];
+  try {
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`wrk exited with ${code}: ${stderr}${stdout}`))));
+    });
+    return parseWrk(out);
+  } finally {
+    rmSync(script, { force: true });
+  }
+}
+
+/** Reads wrk's output: the script's JSON line for exact figures, and wrk's own Requests/sec and non-2xx line. */
+export function parseWrk(out: string): LoadResult {
+  const line = out.split('\n').find((l) => l.startsWith(WRK_REPORT));
+  if (!line) throw new Error(`wrk printed no report:\n${out}`);
+  const r = JSON.parse(line.slice(WRK_REPORT.length)) as Record<string, number>;
+  const seconds = r.duration! / 1e6;
+  const perSec = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
   return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    bytesPerSec: result.throughput.average,
+    rps: perSec ? Number(perSec[1]) : r.requests! / seconds,
+    p50: r.p50! / 1000,
+    p99: r.p99! / 1000,
+    errors: r.connect! + r.read! + r.write! + r.timeout!,
+    non2xx,
+    bytesPerSec: r.bytes! / seconds,
   };
 }
 
@@ -110,11 +183,6 @@ export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-export async function fetchBody(url: string, headers: Record<string, string> = {}): Promise<{ status: number; type: string; body: Buffer }> {
-  const res = await fetch(url, { headers });
-  return { status: res.status, type: res.headers.get('content-type') ?? 'application/octet-stream', body: Buffer.from(await res.arrayBuffer()) };
 }
 
 /** Streams one download and returns bytes/second and the server's peak RSS growth while it ran. */

@@ -7,8 +7,10 @@ import { resolveConfig } from '../src/config.js';
 import { packageRoot } from '../src/paths.js';
 import { ensureFixtures } from '../src/server.js';
 import { FixtureStore } from '../src/platform/fixture-store.js';
-import { type LoadResult, type Server, fetchBody, load, median, pinSelfToCore1, rssMiB, rssParts, sequentialLatency, spawnNode, waitReady, download, hasTaskset } from './lib.js';
-import { type Workload, type BenchContext, finalGoals, prepare, workloads } from './workloads.js';
+import { capture, captureOne, writeCapture } from './capture.js';
+import { type ProbeResult, probeShapes } from './dkan-probe.js';
+import { type LoadResult, type Server, load, wrkVersion, median, pinSelfToCore1, rssMiB, rssParts, sequentialLatency, spawnNode, waitReady, download, hasTaskset } from './lib.js';
+import { type BaselineKind, type BenchContext, type Row, type Workload, BASELINE_LABEL, finalGoals, prepare, workloads } from './workloads.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -16,8 +18,9 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10,100' },
     only: { type: 'string' },
     quick: { type: 'boolean', default: false },
-    'startup-runs': { type: 'string', default: '5' },
+    'startup-runs': { type: 'string' },
     rounds: { type: 'string', default: '3' },
+    'dkan-shapes': { type: 'string', default: '300' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -27,9 +30,12 @@ if (args.help) {
   --duration <s>        seconds per load run (default 5)
   --connections <list>  connection counts (default 10,100)
   --only <list>         workload ids or prefixes (e.g. E,B-national,startup); default all
-  --quick               1 s runs at 10 connections, no scale-10 workloads: a smoke run
-  --startup-runs <n>    spawns per startup median (default 5)
-  --rounds <n>          mockyard/baseline runs alternated per figure; medians are reported (default 3)`);
+  --quick               1 s runs at 10 connections, 1 round, 50 DKAN shapes, no warm-up runs and
+                        no scale-10 workloads: a smoke run
+  --startup-runs <n>    spawns per startup median (default 5; 2 with --quick)
+  --rounds <n>          mockyard/baseline runs alternated per figure; medians are reported (default 3)
+  --dkan-shapes <n>     distinct requests in the DKAN query mix (default 300)
+Throughput figures come from wrk (Debian: apt-get install -y wrk), pinned to core 1; servers run on core 0.`);
   process.exit(0);
 }
 
@@ -40,29 +46,18 @@ const baselineScript = path.join(dist, 'bench', 'baseline-server.js');
 const duration = args.quick ? 1 : Number(args.duration);
 const connectionsList = (args.quick ? '10' : args.connections).split(',').map(Number);
 const rounds = args.quick ? 1 : Math.max(1, Number(args.rounds));
+const shapeCount = args.quick ? 50 : Math.max(1, Number(args['dkan-shapes']));
 const only = args.only?.split(',').map((s) => s.trim());
 const selected = (id: string) => !only || only.some((o) => id === o || id.startsWith(`${o}-`) || id.startsWith(o));
 
-interface Row {
-  workload: string;
-  connections: number | null;
-  rps: number | null;
-  p50: number | null;
-  p99: number | null;
-  baseline: string | null;
-  baselineRps: number | null;
-  ratio: number | null;
-  rssMiB: number | null;
-  note: string;
-}
 interface Goal {
   goal: string;
   value: string;
   pass: boolean;
 }
 const rows: Row[] = [];
-/** Sequential latency per workload (median, p99 in ms), for goals that compare workloads. */
-const probes = new Map<string, { median: number; p99: number }>();
+/** The DKAN mix one request at a time, per workload, for goals that compare workloads. */
+const shapeProbes = new Map<string, ProbeResult[]>();
 const goals: Goal[] = [];
 
 function goal(name: string, pass: boolean, value: string): void {
@@ -74,7 +69,7 @@ async function startMockyard(dataDir: string, extra: string[] = []): Promise<Ser
   return waitReady(child, /ready at (http:\/\/\S+)/, (m) => m[1]!);
 }
 
-async function startBaseline(kind: string, ...params: string[]): Promise<Server> {
+async function startBaseline(kind: BaselineKind, ...params: string[]): Promise<Server> {
   const child = spawnNode([baselineScript, kind, ...params]);
   return waitReady(child, /ready (\d+)/, (m) => `http://127.0.0.1:${m[1]}`);
 }
@@ -87,59 +82,90 @@ function tmpFile(content: string | Buffer): string {
   return file;
 }
 
-async function runLoad(server: Server, w: Workload, connections: number, paths: readonly string[]): Promise<LoadResult> {
-  return load(server.url, paths, connections, duration, w.headers?.() ?? {});
-}
-
-/** One workload: mockyard and its baseline alternately at each connection count. */
+/** One workload: mockyard and its baselines alternately at each connection count, all sent the same requests. */
 async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<void> {
   const paths = w.paths(ctx);
-  const sample = await fetchBody(`${mock.url}${paths[0]}`, w.headers?.());
-  if (sample.status >= 400) throw new Error(`${w.id}: ${paths[0]} answered ${sample.status}`);
-  let baseline: Server | undefined;
-  if (w.baseline === 'http-buffer' || w.baseline === 'fastify-buffer') {
-    baseline = await startBaseline(w.baseline, tmpFile(sample.body), sample.type);
-  } else if (w.baseline === 'fastify-sqlite' && w.sql) {
-    baseline = await startBaseline('fastify-sqlite', path.join(ctx.dataDir, 'mockyard.db'), tmpFile(JSON.stringify(w.sql(ctx, paths))));
+  const headers = w.headers?.() ?? {};
+  const answers = await capture(mock.url, paths, headers);
+  const failed = [...answers.values()].filter((a) => a.status >= 400);
+  if (failed.length === answers.size || failed.some((a) => a.status >= 500)) {
+    const [url, a] = [...answers].find(([, x]) => x.status >= 400)!;
+    throw new Error(`${w.id}: ${url} answered ${a.status}: ${a.body.subarray(0, 300).toString()}`);
   }
-  const baselinePaths = w.baseline === 'fastify-sqlite' ? paths.map((_, i) => `/q?i=${i}`) : ['/'];
+  const captureFile = tmpFile('');
+  writeCapture(captureFile, answers);
+  const baselines: [BaselineKind, Server][] = [];
   try {
+    const kinds = (w.baselines ?? []).filter((kind) => kind !== 'fastify-sqlite' || w.sql);
+    const started = await Promise.allSettled(
+      kinds.map((kind) => (kind === 'fastify-sqlite' ? startBaseline(kind, path.join(ctx.dataDir, 'mockyard.db'), tmpFile(JSON.stringify(w.sql!(ctx, paths)))) : startBaseline(kind, captureFile))),
+    );
+    started.forEach((r, k) => r.status === 'fulfilled' && baselines.push([kinds[k]!, r.value]));
+    const failedStart = started.find((r) => r.status === 'rejected');
+    if (failedStart) throw failedStart.reason;
+    // The replay baselines must answer what mockyard answered, byte for byte, or the ratio means nothing.
+    for (const [kind, server] of baselines) {
+      if (kind === 'fastify-sqlite') continue;
+      const replayed = await captureOne(server.url, paths[0]!, headers);
+      const original = answers.get(paths[0]!)!;
+      if (replayed.status !== original.status || !replayed.body.equals(original.body) || replayed.headers['content-type'] !== original.headers['content-type']) {
+        throw new Error(`${w.id}: the ${BASELINE_LABEL[kind]} baseline does not replay mockyard's answer to ${paths[0]}`);
+      }
+    }
     if (w.latencyProbe) {
-      // autocannon reports whole milliseconds; sub-millisecond medians need their own probe.
-      await sequentialLatency(mock.url, paths, 200, w.headers?.());
-      const probe = await sequentialLatency(mock.url, paths, 1000, w.headers?.());
-      probes.set(w.id, probe);
-      rows.push({ workload: `${w.id} (1 at a time)`, connections: 1, rps: 1000 / probe.median, p50: probe.median, p99: probe.p99, baseline: null, baselineRps: null, ratio: null, rssMiB: null, note: 'sequential requests, sub-ms latency' });
+      // One request at a time over a kept-alive connection: the latency of one answer without queueing.
+      await sequentialLatency(mock.url, paths, args.quick ? 50 : 200, headers);
+      const probe = await sequentialLatency(mock.url, paths, args.quick ? 200 : 1000, headers);
+      rows.push({ workload: `${w.id} (1 at a time)`, connections: 1, rps: 1000 / probe.median, p50: probe.median, p99: probe.p99, baselines: {}, rssMiB: null, note: 'sequential requests over HTTP' });
     }
     for (const connections of connectionsList) {
-      await load(mock.url, paths.slice(0, 50), connections, 1, w.headers?.() ?? {}); // warm-up
-      if (baseline) await load(baseline.url, baselinePaths, connections, 1);
-      // Alternate the two servers and keep medians: single runs on a shared machine drift.
+      if (!args.quick) {
+        await load(mock.url, paths, connections, 1, headers, tmp); // warm-up
+        for (const [, server] of baselines) await load(server.url, paths, connections, 1, headers, tmp);
+      }
+      // Alternate the servers and keep medians: single runs on a shared machine drift.
       const ms: LoadResult[] = [];
-      const bs: LoadResult[] = [];
+      const bs = new Map<BaselineKind, LoadResult[]>(baselines.map(([kind]) => [kind, []]));
       for (let round = 0; round < rounds; round++) {
-        ms.push(await runLoad(mock, w, connections, paths));
-        if (baseline) bs.push(await load(baseline.url, baselinePaths, connections, duration));
+        ms.push(await load(mock.url, paths, connections, duration, headers, tmp));
+        for (const [kind, server] of baselines) bs.get(kind)!.push(await load(server.url, paths, connections, duration, headers, tmp));
       }
       const m = medianResult(ms);
-      const b = baseline ? medianResult(bs) : undefined;
-      const ratio = b ? m.rps / b.rps : null;
-      rows.push({
-        workload: w.id,
-        connections,
-        rps: m.rps,
-        p50: m.p50,
-        p99: m.p99,
-        baseline: w.baseline ?? null,
-        baselineRps: b?.rps ?? null,
-        ratio,
-        rssMiB: rssMiB(mock.child.pid),
-        note: m.errors || m.non2xx ? `${m.errors} errors, ${m.non2xx} non-2xx` : rounds > 1 ? `median of ${rounds}` : '',
-      });
-      w.check?.({ connections, result: m, ratio, rssMiB: rssMiB(mock.child.pid), rssParts: rssParts(mock.child.pid), goal });
+      const ratios: Partial<Record<BaselineKind, number>> = {};
+      const row: Row = { workload: w.id, connections, rps: m.rps, p50: m.p50, p99: m.p99, baselines: {}, rssMiB: rssMiB(mock.child.pid), note: '' };
+      const notes: string[] = [];
+      if (failed.length) notes.push(`${failed.length} of ${answers.size} requests answer 4xx`);
+      if (m.errors || m.non2xx) notes.push(`${m.errors} errors, ${m.non2xx} non-2xx`);
+      for (const [kind, results] of bs) {
+        const b = medianResult(results);
+        ratios[kind] = m.rps / b.rps;
+        row.baselines[kind] = { rps: b.rps, ratio: m.rps / b.rps };
+        if (b.errors || (b.non2xx && !failed.length)) notes.push(`${BASELINE_LABEL[kind]}: ${b.errors} errors, ${b.non2xx} non-2xx`);
+      }
+      if (rounds > 1) notes.push(`median of ${rounds}`);
+      row.note = notes.join('; ');
+      rows.push(row);
+      w.check?.({ connections, result: m, ratios, rssMiB: rssMiB(mock.child.pid), rssParts: rssParts(mock.child.pid), goal });
     }
   } finally {
-    await baseline?.stop();
+    for (const [, server] of baselines) await server.stop();
+  }
+  if (w.shapeProbe) {
+    const results = await probeShapes(ctx.dataDir, ctx.dkanShapes);
+    shapeProbes.set(w.id, results);
+    const ms = results.map((r) => r.ms).sort((a, b) => a - b);
+    const slowest = results.reduce((a, b) => (b.ms > a.ms ? b : a));
+    const non200 = results.filter((r) => r.status !== 200).length;
+    rows.push({
+      workload: `${w.id} (1 at a time)`,
+      connections: 1,
+      rps: null,
+      p50: median(ms),
+      p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))]!,
+      baselines: {},
+      rssMiB: null,
+      note: `each of ${results.length} shapes once, in process; slowest ${slowest.ms.toFixed(1)} ms (${slowest.shape.family}, sort ${slowest.shape.sort})${non200 ? `; ${non200} non-200` : ''}`,
+    });
   }
 }
 
@@ -149,7 +175,7 @@ function medianResult(results: LoadResult[]): LoadResult {
 }
 
 async function startupFigures(dataDir: string): Promise<void> {
-  const runs = Number(args['startup-runs']);
+  const runs = Math.max(1, Number(args['startup-runs'] ?? (args.quick ? 2 : 5)));
   const spawnToFirst200 = async (start: () => Promise<Server>, probePath: string) => {
     const t0 = process.hrtime.bigint();
     const server = await start();
@@ -163,14 +189,14 @@ async function startupFigures(dataDir: string): Promise<void> {
   };
   const mockMs: number[] = [];
   const baseMs: number[] = [];
-  const planFile = tmpFile(JSON.stringify({ statements: ["SELECT json_object('status', 'ok') FROM mockyard_meta LIMIT 1"], params: [] }));
+  const planFile = tmpFile(JSON.stringify({ '/': { statements: ["SELECT json_object('status', 'ok') FROM mockyard_meta LIMIT 1"], params: [[]] } }));
   for (let i = 0; i < runs; i++) {
     mockMs.push(await spawnToFirst200(() => startMockyard(dataDir), '/__mockyard/health'));
     baseMs.push(await spawnToFirst200(() => startBaseline('fastify-sqlite', path.join(dataDir, 'mockyard.db'), planFile), '/'));
   }
   const m = median(mockMs);
   const b = median(baseMs);
-  rows.push({ workload: 'startup', connections: null, rps: null, p50: m, p99: null, baseline: 'fastify-sqlite', baselineRps: null, ratio: m / b, rssMiB: null, note: `median of ${runs}: ${m.toFixed(0)} ms vs ${b.toFixed(0)} ms` });
+  rows.push({ workload: 'startup', connections: null, rps: null, p50: m, p99: null, baselines: {}, rssMiB: null, note: `to first 200, median of ${runs}: ${m.toFixed(0)} ms vs ${b.toFixed(0)} ms for Fastify + better-sqlite3 (${(m / b).toFixed(2)}x)` });
   goal('startup to first 200 <= 1.3x bare Fastify + better-sqlite3', m / b <= 1.3, `${(m / b).toFixed(2)}x (${m.toFixed(0)} / ${b.toFixed(0)} ms)`);
 }
 
@@ -178,7 +204,7 @@ async function buildFigure(): Promise<void> {
   const dir = path.join(tmp, 'build');
   const config = resolveConfig({ dataDir: dir, logLevel: 'silent' }, {});
   const result = await ensureFixtures(config, () => {}, true);
-  rows.push({ workload: 'build', connections: null, rps: null, p50: null, p99: null, baseline: null, baselineRps: null, ratio: null, rssMiB: null, note: `default fixture database built in ${result.seconds.toFixed(2)} s` });
+  rows.push({ workload: 'build', connections: null, rps: null, p50: null, p99: null, baselines: {}, rssMiB: null, note: `default fixture database built in ${result.seconds.toFixed(2)} s` });
   goal('default fixture database builds in <= 10 s', result.seconds <= 10, `${result.seconds.toFixed(2)} s`);
   rmSync(dir, { recursive: true, force: true });
 }
@@ -187,11 +213,22 @@ function fmt(n: number | null, digits = 0): string {
   return n === null || Number.isNaN(n) ? '' : n.toFixed(digits);
 }
 
+const KINDS: BaselineKind[] = ['replay-http', 'replay-fastify', 'fastify-sqlite'];
+
 function printTable(): void {
-  const header = ['workload', 'conn', 'req/s', 'p50 ms', 'p99 ms', 'baseline', 'base req/s', 'ratio', 'RSS MiB', 'note'];
-  const body = rows.map((r) => [r.workload, fmt(r.connections), fmt(r.rps), fmt(r.p50, r.connections === 1 ? 2 : 1), fmt(r.p99, r.connections === 1 ? 2 : 1), r.baseline ?? '', fmt(r.baselineRps), fmt(r.ratio, 2), fmt(r.rssMiB, 0), r.note]);
+  const header = ['workload', 'conn', 'req/s', 'p50 ms', 'p99 ms', ...KINDS.flatMap((k) => [`${BASELINE_LABEL[k]} req/s`, 'ratio']), 'RSS MiB', 'note'];
+  const body = rows.map((r) => [
+    r.workload,
+    fmt(r.connections),
+    fmt(r.rps),
+    fmt(r.p50, 2),
+    fmt(r.p99, 2),
+    ...KINDS.flatMap((k) => [fmt(r.baselines[k]?.rps ?? null), fmt(r.baselines[k]?.ratio ?? null, r.baselines[k] && r.baselines[k].ratio < 0.1 ? 4 : 2)]),
+    fmt(r.rssMiB, 0),
+    r.note,
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
   console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
   for (const row of body) console.log(line(row));
   console.log('\ngoals:');
@@ -201,7 +238,7 @@ function printTable(): void {
 async function main(): Promise<void> {
   pinSelfToCore1();
   const started = Date.now();
-  console.log(`mockyard bench: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, ${hasTaskset ? 'server on core 0, load on core 1' : 'no taskset: unpinned'}; ${duration}s per run, ${rounds} rounds, at ${connectionsList.join(',')} connections`);
+  console.log(`mockyard bench: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, ${hasTaskset ? 'servers on core 0, wrk on core 1' : 'no taskset: unpinned'}; ${duration}s per run, ${rounds} rounds, at ${connectionsList.join(',')} connections, ${shapeCount} DKAN shapes`);
   const scale1 = resolveConfig({ logLevel: 'silent' }, {});
   await ensureFixtures(scale1, (m) => console.log(`  ${m}`));
   const needScale10 = !args.quick && workloads.some((w) => w.scale === 10 && selected(w.id));
@@ -211,8 +248,15 @@ async function main(): Promise<void> {
     await ensureFixtures(resolveConfig({ logLevel: 'silent', scale: 10, dataDir: scale10Dir }, {}), (m) => console.log(`  ${m}`));
   }
 
-  if (selected('build')) await buildFigure();
-  if (selected('startup')) await startupFigures(scale1.dataDir);
+  const elapsed = () => `[${((Date.now() - started) / 1000).toFixed(0)} s]`;
+  if (selected('build')) {
+    console.log(`${elapsed()} build: the default fixture database, from scratch`);
+    await buildFigure();
+  }
+  if (selected('startup')) {
+    console.log(`${elapsed()} startup: mockyard and Fastify + better-sqlite3, spawn to first 200`);
+    await startupFigures(scale1.dataDir);
+  }
 
   // One mockyard per (scale, server options): workloads that need other options get their own process.
   const groups = new Map<string, Workload[]>();
@@ -227,10 +271,10 @@ async function main(): Promise<void> {
     const mock = await startMockyard(dataDir, ['--scale', String(scale), ...serverArgs]);
     const store = FixtureStore.open(dataDir);
     await prepare(mock.url);
-    const ctx: BenchContext = { dataDir, scale, url: mock.url, store, config: resolveConfig({ dataDir, scale, logLevel: 'silent' }, {}), measureDownload: (p) => download(`${mock.url}${p}`, mock.child.pid) };
+    const ctx: BenchContext = { dataDir, scale, url: mock.url, store, config: resolveConfig({ dataDir, scale, logLevel: 'silent' }, {}), dkanShapes: shapeCount, measureDownload: (p) => download(`${mock.url}${p}`, mock.child.pid) };
     try {
       for (const w of list) {
-        console.log(`running ${w.id}: ${w.title}${serverArgs.length ? ` (mockyard ${serverArgs.join(' ')})` : ''}`);
+        console.log(`${elapsed()} ${w.id}: ${w.title}${serverArgs.length ? ` (mockyard ${serverArgs.join(' ')})` : ''}`);
         if (w.custom) await w.custom(ctx, { rows, goal, rss: () => rssMiB(mock.child.pid) });
         else await measure(ctx, mock, w);
       }
@@ -240,12 +284,12 @@ async function main(): Promise<void> {
     }
   }
 
-  finalGoals(probes, goal);
+  finalGoals(shapeProbes, goal);
   printTable();
   const out = path.join(root, 'bench', 'results');
   mkdirSync(out, { recursive: true });
   const file = path.join(out, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, model: os.cpus()[0]?.model, duration, rounds, connections: connectionsList, seconds: (Date.now() - started) / 1000, rows, goals }, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, model: os.cpus()[0]?.model, loadGenerator: wrkVersion(), duration, rounds, connections: connectionsList, dkanShapes: shapeCount, seconds: (Date.now() - started) / 1000, rows, goals }, null, 2)}\n`);
   console.log(`\nresults: ${path.relative(root, file)} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   rmSync(tmp, { recursive: true, force: true });
 }

@@ -1,7 +1,8 @@
-// What the benchmark runs: one entry per workload, with its baseline and the goals it reports.
+// What the benchmark runs: one entry per workload, with its baselines and the goals it reports.
 import type { Config } from '../src/config.js';
 import type { FixtureStore } from '../src/platform/fixture-store.js';
-import { BENCHMARK_WORKLOAD, benchmarkPath, benchmarkValues, sqlForRequest } from '../src/areas/dkan/index.js';
+import { dkanShapes, largestResource, sqlForRequest } from './dkan-shapes.js';
+import type { ProbeResult } from './dkan-probe.js';
 import type { LoadResult } from './lib.js';
 
 export interface BenchContext {
@@ -11,20 +12,42 @@ export interface BenchContext {
   /** The same fixture database the server under test opened (read-only). */
   store: FixtureStore;
   config: Config;
+  /** How many distinct requests of the DKAN mix to send. */
+  dkanShapes: number;
   measureDownload(path: string): Promise<{ bytes: number; seconds: number; peakRssGrowthMiB: number }>;
+}
+
+/**
+ * replay-http / replay-fastify: mockyard's own answers, captured from the running server, served byte for byte
+ * by a bare node:http server and a bare Fastify route. fastify-sqlite: Fastify + better-sqlite3 running the SQL
+ * mockyard runs for each request.
+ */
+export type BaselineKind = 'replay-http' | 'replay-fastify' | 'fastify-sqlite';
+export const BASELINE_LABEL: Record<BaselineKind, string> = { 'replay-http': 'node:http', 'replay-fastify': 'Fastify', 'fastify-sqlite': 'same SQL' };
+
+export interface Row {
+  workload: string;
+  connections: number | null;
+  rps: number | null;
+  p50: number | null;
+  p99: number | null;
+  /** Baseline req/s and mockyard's ratio to it, measured in the same rounds. */
+  baselines: Partial<Record<BaselineKind, { rps: number; ratio: number }>>;
+  rssMiB: number | null;
+  note: string;
 }
 
 export interface CheckArgs {
   connections: number;
   result: LoadResult;
-  ratio: number | null;
+  ratios: Partial<Record<BaselineKind, number>>;
   rssMiB: number;
   rssParts: { anon: number; file: number };
   goal(name: string, pass: boolean, value: string): void;
 }
 
 export interface CustomArgs {
-  rows: { workload: string; connections: number | null; rps: number | null; p50: number | null; p99: number | null; baseline: string | null; baselineRps: number | null; ratio: number | null; rssMiB: number | null; note: string }[];
+  rows: Row[];
   goal(name: string, pass: boolean, value: string): void;
   rss(): number;
 }
@@ -34,21 +57,22 @@ export interface Workload {
   title: string;
   /** Fixture scale the workload runs on (default 1). */
   scale?: 1 | 10;
-  baseline?: 'http-buffer' | 'fastify-buffer' | 'fastify-sqlite';
+  baselines?: BaselineKind[];
   /** Extra mockyard flags; workloads with other flags run against their own server process. */
   serverArgs?: string[];
   headers?(): Record<string, string>;
-  /** Also measure sequential per-request latency (sub-millisecond), before the load runs. */
+  /** Also measure sequential per-request latency over HTTP, before the load runs. */
   latencyProbe?: boolean;
+  /** Also time each DKAN shape once, one request at a time (bench/dkan-probe.ts), after the load runs. */
+  shapeProbe?: boolean;
   /** Run against a fresh server process of its own (memory figures untouched by other workloads). */
   isolated?: boolean;
   paths(ctx: BenchContext): string[];
-  /** For the fastify-sqlite baseline: the statements the area runs, and their bound values per path. */
-  sql?(ctx: BenchContext, paths: string[]): { statements: string[]; params: unknown[][][] };
+  /** For the fastify-sqlite baseline: the statements the area runs for each URL, and their bound values. */
+  sql?(ctx: BenchContext, paths: string[]): Record<string, { statements: string[]; params: unknown[][] }>;
   check?(args: CheckArgs): void;
   custom?(ctx: BenchContext, args: CustomArgs): Promise<void>;
 }
-
 
 interface Catalog {
   archive: { items: { identifier: string; files: string[]; status: string }[] };
@@ -82,51 +106,56 @@ const releasesPath = () => `/appcenter/v0.1/apps/${appcenter().app.owner}/${appc
 const stringsPath = '/agco/api/v2/StringDefinitions?includeTranslations=true&descriptionText=*speed*&limit=10';
 const authHeaders = () => ({ 'x-api-token': appcenter().token, authorization: `Bearer ${cat().agco.tokens[0]}` });
 
-/** DKAN's distinct-query workload: one equality condition, a sort, limit=100&offset=200, values varying. */
-function dkanDistinct(id: string, title: string, index: number, scale: 1 | 10): Workload {
+const REPLAY: BaselineKind[] = ['replay-http', 'replay-fastify'];
+
+/** Cached and repeated answers: at least `min` of bare node:http replaying the same bytes, at 10 connections. */
+const atLeast = (name: string, min = 0.7) => ({ connections, ratios, goal }: CheckArgs) => {
+  const ratio = ratios['replay-http'];
+  if (ratio !== undefined && connections === 10) goal(`${name} >= ${min}x bare node:http replaying the same bytes`, ratio >= min, `${ratio.toFixed(2)}x at 10 connections`);
+};
+
+const mixPaths = (ctx: BenchContext, count = ctx.dkanShapes) => dkanShapes(ctx.store, largestResource(ctx.store), count).map((s) => s.path);
+/** The repeated query: the mix's first equality filter (with its sort and page). */
+const repeatedPath = (ctx: BenchContext) => dkanShapes(ctx.store, largestResource(ctx.store), 14).find((s) => s.family === 'equality')!.path;
+
+/** DKAN's mixed-shape workload: every request a distinct query of the mix, with the answer cache off. */
+function dkanMix(id: string, title: string, scale: 1 | 10): Workload {
   return {
     id,
     title,
     scale,
-    // Every request a new query: the answer cache would turn repeats into buffer copies.
+    // Repeats of the cycled list would otherwise be served from the answer cache.
     serverArgs: ['--dkan-cache-size', '0'],
-    baseline: 'fastify-sqlite',
-    latencyProbe: true,
-    paths: (ctx) => benchmarkValues(ctx.store, index).map((v) => `/dkan${benchmarkPath(v, index)}`),
-    sql: (ctx, paths) => {
-      const plans = paths.map((p) => sqlForRequest(ctx.store, ctx.config, p.replace(/^\/dkan/, '')));
-      return { statements: [plans[0]!.rowsSql, plans[0]!.countSql], params: plans.map((p) => [p.rowsParams, p.countParams]) };
-    },
-    check: ({ connections, result, ratio, goal }) => {
-      if (id !== 'E-distinct-100k' || connections !== 10 || ratio === null) return;
-      goal('E distinct queries >= 1.0x bare Fastify + better-sqlite3 (same SQL)', ratio >= 1.0, `${ratio.toFixed(2)}x`);
-      goal('E distinct queries p99 <= 10 ms at 10 connections', result.p99 <= 10, `${result.p99} ms`);
+    baselines: [...REPLAY, 'fastify-sqlite'],
+    shapeProbe: true,
+    paths: (ctx) => mixPaths(ctx),
+    sql: (ctx, paths) =>
+      Object.fromEntries(
+        paths.map((p) => {
+          const plan = sqlForRequest(ctx.store, ctx.config, p);
+          return [p, { statements: [plan.rowsSql, plan.countSql], params: [plan.rowsParams, plan.countParams] }];
+        }),
+      ),
+    check: ({ connections, result, ratios, goal }) => {
+      const ratio = ratios['replay-http'];
+      if (scale !== 1 || connections !== 10 || ratio === undefined) return;
+      goal('E mixed-shape distinct queries (100,000 rows) >= 0.05x bare node:http replaying the same answers', ratio >= 0.05, `${ratio.toFixed(4)}x at 10 connections`);
+      goal('E mixed-shape distinct queries (100,000 rows) p99 <= 20 ms at 10 connections', result.p99 <= 20, `${result.p99.toFixed(1)} ms`);
     },
   };
 }
 
-const atLeast = (name: string, min: number) => ({ connections, ratio, goal }: CheckArgs) => {
-  if (ratio !== null && connections === 10) goal(name, ratio >= min, `${ratio.toFixed(2)}x at 10 connections`);
-};
-
 export const workloads: Workload[] = [
-  { id: 'B-national', title: 'MarketCheck national ranking', baseline: 'fastify-buffer', paths: () => [B('')], check: atLeast('B national ranking >= 0.8x bare Fastify with the same JSON', 0.8) },
-  { id: 'B-state', title: 'MarketCheck state ranking', baseline: 'fastify-buffer', paths: () => [B('&state=TX')], check: atLeast('B state ranking >= 0.8x bare Fastify with the same JSON', 0.8) },
-  { id: 'B-city', title: 'MarketCheck city ranking', baseline: 'fastify-buffer', paths: () => [B(`&city_state=${encodeURIComponent(cat().marketcheck.cities[0]!)}`)], check: atLeast('B city ranking >= 0.8x bare Fastify with the same JSON', 0.8) },
-  { id: 'C-releases', title: 'App Center releases, published_only + top', baseline: 'fastify-buffer', headers: authHeaders, paths: () => [releasesPath()] },
-  { id: 'D-strings', title: 'AGCO definitions with translations and a wildcard', baseline: 'fastify-buffer', headers: authHeaders, paths: () => [stringsPath] },
-  dkanDistinct('E-distinct-100k', 'DKAN filter + sort + page, distinct values, 100,000 rows', BENCHMARK_WORKLOAD.largeIndex, 1),
-  dkanDistinct('E-distinct-10k', 'DKAN filter + sort + page, distinct values, 10,000 rows', BENCHMARK_WORKLOAD.smallIndex, 1),
-  dkanDistinct('E-distinct-1M', 'DKAN filter + sort + page, distinct values, 1,000,000 rows (scale 10)', BENCHMARK_WORKLOAD.largeIndex, 10),
-  {
-    id: 'E-repeated',
-    title: 'DKAN the same query again and again (answer cache)',
-    baseline: 'http-buffer',
-    paths: (ctx) => [`/dkan${benchmarkPath(benchmarkValues(ctx.store)[0]!)}`],
-    check: atLeast('E repeated identical queries >= 0.7x bare node:http with the same buffer', 0.7),
-  },
-  { id: 'A-metadata', title: 'Internet Archive item metadata', baseline: 'fastify-buffer', paths: () => [`/archive/metadata/${okItems()[0]!.identifier}`] },
-  { id: 'A-download-1MB', title: 'Internet Archive 1 MiB download', baseline: 'fastify-buffer', paths: () => [fileOf('_512kb.mp4')] },
+  { id: 'B-national', title: 'MarketCheck national ranking', baselines: REPLAY, paths: () => [B('')], check: atLeast('B national ranking') },
+  { id: 'B-state', title: 'MarketCheck state ranking', baselines: REPLAY, paths: () => [B('&state=TX')], check: atLeast('B state ranking') },
+  { id: 'B-city', title: 'MarketCheck city ranking', baselines: REPLAY, paths: () => [B(`&city_state=${encodeURIComponent(cat().marketcheck.cities[0]!)}`)], check: atLeast('B city ranking') },
+  { id: 'C-releases', title: 'App Center releases, published_only + top', baselines: REPLAY, headers: authHeaders, paths: () => [releasesPath()], check: atLeast('C releases') },
+  { id: 'D-strings', title: 'AGCO definitions with translations and a wildcard', baselines: REPLAY, headers: authHeaders, paths: () => [stringsPath], check: atLeast('D definitions') },
+  { id: 'E-repeated', title: 'DKAN the same query again and again (answer cache)', baselines: REPLAY, latencyProbe: true, paths: (ctx) => [repeatedPath(ctx)], check: atLeast('E repeated query') },
+  dkanMix('E-mix-100k', 'DKAN mixed-shape distinct queries, 100,000 rows', 1),
+  dkanMix('E-mix-1M', 'DKAN mixed-shape distinct queries, 1,000,000 rows (scale 10)', 10),
+  { id: 'A-metadata', title: 'Internet Archive item metadata', baselines: REPLAY, paths: () => [`/archive/metadata/${okItems()[0]!.identifier}`], check: atLeast('A metadata') },
+  { id: 'A-download-1MB', title: 'Internet Archive 1 MiB download', baselines: REPLAY, paths: () => [fileOf('_512kb.mp4')] },
   {
     id: 'A-download-1GiB',
     title: 'Internet Archive 1 GiB download, one stream',
@@ -140,36 +169,38 @@ export const workloads: Workload[] = [
       if (best.bytes !== 1024 ** 3) throw new Error(`${p} answered ${best.bytes} bytes, not 1 GiB: is the scale-10 database built?`);
       const gbps = best.bytes / best.seconds / 1e9;
       const growth = Math.max(...runs.map((r) => r.peakRssGrowthMiB));
-      rows.push({ workload: 'A-download-1GiB', connections: 1, rps: null, p50: null, p99: null, baseline: null, baselineRps: null, ratio: null, rssMiB: null, note: `${gbps.toFixed(2)} GB/s, RSS growth ${growth.toFixed(1)} MiB (${best.bytes} bytes)` });
+      rows.push({ workload: 'A-download-1GiB', connections: 1, rps: null, p50: null, p99: null, baselines: {}, rssMiB: null, note: `${gbps.toFixed(2)} GB/s, RSS growth ${growth.toFixed(1)} MiB (${best.bytes} bytes)` });
       goal('1 GiB download >= 1 GB/s', gbps >= 1, `${gbps.toFixed(2)} GB/s`);
       goal('1 GiB download grows RSS by <= 30 MB', growth * 1.048576 <= 30, `${(growth * 1.048576).toFixed(1)} MB`);
     },
   },
   {
     id: 'mixed',
-    title: 'mixed load over all areas',
+    title: 'mixed load over all areas, DKAN from the query mix (default options)',
     isolated: true,
     headers: authHeaders,
-    paths: (ctx) => [
-      B(''),
-      B('&state=CA'),
-      releasesPath(),
-      stringsPath,
-      `/archive/metadata/${okItems()[1]!.identifier}`,
-      fileOf('.txt'),
-      ...benchmarkValues(ctx.store).slice(0, 20).map((v) => `/dkan${benchmarkPath(v)}`),
-    ],
+    paths: (ctx) => [B(''), B('&state=CA'), releasesPath(), stringsPath, `/archive/metadata/${okItems()[1]!.identifier}`, fileOf('.txt'), ...mixPaths(ctx, 50)],
     check: ({ connections, rssMiB, rssParts, goal }) => {
-      goal(`resident memory after the mixed load (${connections} connections) <= 120 MB`, rssMiB * 1.048576 <= 120, `${(rssMiB * 1.048576).toFixed(0)} MB (anonymous ${(rssParts.anon * 1.048576).toFixed(0)} MB, mapped files ${(rssParts.file * 1.048576).toFixed(0)} MB)`);
+      goal(`resident memory after the mixed load (${connections} connections) <= 100 MB`, rssMiB * 1.048576 <= 100, `${(rssMiB * 1.048576).toFixed(0)} MB (anonymous ${(rssParts.anon * 1.048576).toFixed(0)} MB, mapped files ${(rssParts.file * 1.048576).toFixed(0)} MB)`);
     },
   },
 ];
 
-/** Goals that compare workloads with each other, once all have run (sequential medians, ms). */
-export function finalGoals(probes: ReadonlyMap<string, { median: number; p99: number }>, goal: CustomArgs['goal']): void {
-  const small = probes.get('E-distinct-10k')?.median;
-  const large = probes.get('E-distinct-1M')?.median;
-  if (small !== undefined && large !== undefined) {
-    goal('E at 1,000,000 rows: median latency <= 2x the 10,000-row median', large <= 2 * small, `${large.toFixed(2)} ms vs ${small.toFixed(2)} ms (${(large / small).toFixed(2)}x)`);
+const median = (ms: number[]) => {
+  const s = [...ms].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Goals that compare workloads with each other, once all have run: the mix one request at a time (ms). */
+export function finalGoals(shapeProbes: ReadonlyMap<string, ProbeResult[]>, goal: CustomArgs['goal']): void {
+  const small = shapeProbes.get('E-mix-100k');
+  const large = shapeProbes.get('E-mix-1M');
+  if (small?.length && large?.length) {
+    const [a, b] = [median(small.map((r) => r.ms)), median(large.map((r) => r.ms))];
+    goal('E mix at 1,000,000 rows: median <= 2x the 100,000-row median (one request at a time)', b <= 2 * a, `${b.toFixed(2)} ms vs ${a.toFixed(2)} ms (${(b / a).toFixed(2)}x)`);
+  }
+  if (large?.length) {
+    const slowest = large.reduce((x, y) => (y.ms > x.ms ? y : x));
+    goal('E mix at 1,000,000 rows: no shape slower than 50 ms one request at a time', slowest.ms <= 50, `slowest ${slowest.ms.toFixed(1)} ms: ${slowest.shape.family}, sort ${slowest.shape.sort}`);
   }
 }

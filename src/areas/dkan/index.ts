@@ -3,8 +3,6 @@ import type { AreaDefinition } from '../types.js';
 import { catalogOf } from './datasets.js';
 import { dkanRoutes, formatDkanError } from './routes.js';
 
-export { BENCHMARK_WORKLOAD, benchmarkPath, benchmarkValues, sqlForRequest } from './queries.js';
-
 function catalog(store: FixtureStore): unknown {
   return {
     datasets: catalogOf(store).datasets.map((d) => ({

@@ -2,11 +2,9 @@
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.js';
 import type { FixtureStore } from '../../platform/fixture-store.js';
-import { NADAC_DATASET_ID } from '../../../fixtures/dkan/generated.js';
 import { MAX_JSON_ARGS, ROW_JSON_COLUMN, rowJsonSql } from '../../../fixtures/dkan/layout.js';
-import { RECORD_NUMBER, resourceAt, type Column, type Resource } from './datasets.js';
+import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
 import { lookupsOn, rankedPage, rankedResource, unsupported } from './ranked.js';
-import { noResourceFound } from './errors.js';
 import { MATCH_TERM, normalizeQuery, parseQueryString, type Condition, type ConditionGroup, type NormalizedQuery, type Scalar } from './parse.js';
 
 export interface Answer {
@@ -312,44 +310,4 @@ function csvBody(q: NormalizedQuery, rows: unknown[][]): Answer {
   const header = [...(q.rowIds ? ['record_number'] : []), ...q.properties];
   const lines = [header, ...rows].map((r) => r.map(csvCell).join(','));
   return { contentType: 'text/csv; charset=utf-8', body: Buffer.from(`${lines.join('\n')}\n`), headers: CSV_HEADERS };
-}
-
-/**
- * The benchmark's distinct-query workload: one equality condition, a sort, limit=100&offset=200 on NADAC
- * (index 0: 100,000 x scale rows; index 1: 10,000 rows at every scale). Values come from `benchmarkValues`.
- */
-export const BENCHMARK_WORKLOAD = {
-  datasetId: NADAC_DATASET_ID,
-  largeIndex: 0,
-  smallIndex: 1,
-  property: 'ndc_description',
-  sort: 'nadac_per_unit',
-  limit: 100,
-  offset: 200,
-} as const;
-
-/** Path (under the area prefix) and query string of one benchmark request. */
-export function benchmarkPath(value: string, index: number = BENCHMARK_WORKLOAD.largeIndex): string {
-  const w = BENCHMARK_WORKLOAD;
-  const qs = `conditions[0][property]=${w.property}&conditions[0][value]=${encodeURIComponent(value)}&conditions[0][operator]==&sorts[0][property]=${w.sort}&sorts[0][order]=asc&limit=${w.limit}&offset=${w.offset}`;
-  return `/datastore/query/${w.datasetId}/${index}?${qs}`;
-}
-
-/** The distinct filter values of the benchmark column, in a stable order. */
-export function benchmarkValues(store: FixtureStore, index: number = BENCHMARK_WORKLOAD.largeIndex): string[] {
-  const res = resourceAt(store, BENCHMARK_WORKLOAD.datasetId, String(index));
-  if (!res) throw new Error('benchmark dataset missing from the fixture database');
-  return store.prepare(`SELECT DISTINCT ${BENCHMARK_WORKLOAD.property} FROM ${res.table} ORDER BY 1`).pluck(true).all() as string[];
-}
-
-/**
- * Exactly the prepared SQL (and values) the handler runs for a request path with query string, so a baseline
- * server can run the same statements: rowsSql gives the `results` JSON text, countSql the `count`.
- */
-export function sqlForRequest(store: FixtureStore, config: Config, pathWithQuery: string): Plan {
-  const [pathname, raw = ''] = pathWithQuery.split(/\?(.*)/s, 2) as [string, string?];
-  const m = /\/datastore\/query\/([^/]+)\/([^/]+)$/.exec(pathname);
-  const res = m ? resourceAt(store, decodeURIComponent(m[1]!), m[2]!) : undefined;
-  if (!res) throw noResourceFound(m?.[1] ?? pathname, m?.[2] ?? '');
-  return planQuery(res, normalizeQuery(parseQueryString(raw), res, config.dkanMaxLimit));
 }
