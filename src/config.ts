@@ -30,6 +30,7 @@ export interface Config {
   dkanCsvDir: string | null;
   dkanMaxLimit: number;
   dkanCacheSize: number;
+  dkanCsvHeaders: 'resource_headers' | 'machine_names';
 }
 
 export type ConfigInput = { [K in keyof Config]?: Config[K] | string };
@@ -217,6 +218,15 @@ export const OPTIONS = [
     description: 'How many DKAN answers are kept for repeated identical queries; 0 turns the cache off.',
     parse: int('dkan cache size', 0, 100_000),
   }),
+  option({
+    key: 'dkanCsvHeaders', flag: '--dkan-csv-headers <mode>', env: 'MOCKYARD_DKAN_CSV_HEADERS', defaultText: 'resource_headers',
+    description: 'DKAN\'s csv_headers_mode: CSV header rows show column descriptions (resource_headers) or machine names (machine_names).',
+    parse: (raw) => {
+      const v = raw.trim();
+      if (v === 'resource_headers' || v === 'machine_names') return v;
+      throw new ConfigError(`dkan csv headers must be resource_headers or machine_names, got "${raw}"`);
+    },
+  }),
 ];
 
 export const DEFAULTS: Config = Object.freeze({
@@ -242,6 +252,7 @@ export const DEFAULTS: Config = Object.freeze({
   dkanCsvDir: null,
   dkanMaxLimit: 10000,
   dkanCacheSize: 500,
+  dkanCsvHeaders: 'resource_headers',
 });
 
 /**

@@ -2,7 +2,7 @@ import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { AreaDefinition } from '../types.js';
 import { catalogOf } from './datasets.js';
 import { phpTimestamp } from './errors.js';
-import { dkanRoutes, forcedError, OP_DATASET_INDEX, OP_DISTRIBUTION } from './routes.js';
+import { dkanRoutes, FORCED_STATUSES, forcedError } from './routes.js';
 
 export { BENCHMARK_WORKLOAD, benchmarkPath, benchmarkValues, sqlForRequest } from './queries.js';
 
@@ -29,7 +29,7 @@ export const dkanArea: AreaDefinition = {
   plugin: dkanRoutes,
   catalog: (store) => catalog(store),
   forced: {
-    statuses: { [OP_DATASET_INDEX]: [400, 404], [OP_DISTRIBUTION]: [400, 404] },
+    statuses: FORCED_STATUSES,
     send: (request, reply, operationId, status, { store }) => {
       const err = forcedError(request, operationId, status, store);
       return reply.code(err.statusCode).header('content-type', 'application/json; charset=utf-8').send(err.body);
