@@ -1,7 +1,7 @@
 // Sorting, limit/offset/count, properties and the output flags (keys, rowIds, count, results, schema, format=csv).
 import { describe, expect, it } from 'vitest';
 import { testApp } from '../helpers/app.js';
-import { bracket, catalog, datasetWith, enc, envelope, query, type Row } from './helpers.js';
+import { bracket, catalog, datasetWith, enc, envelope, fputcsv, query, type Row } from './helpers.js';
 
 const { app } = await testApp();
 const datasets = await catalog(app);
@@ -9,9 +9,6 @@ const hospitals = datasetWith(datasets, 'hospital_overall_rating');
 const nadac = datasetWith(datasets, 'nadac_per_unit');
 const base = `/datastore/query/${hospitals.id}/0`;
 const columns = hospitals.resources[0]!.columns.map((c) => c.name);
-
-/** PHP's fputcsv: a field with a comma, quote, backslash or white space is quoted. */
-export const fputcsv = (cells: string[]) => cells.map((c) => (/[,"\\\s]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');
 
 const rows = async (qs: string) => (await envelope(app, `${base}?${qs}`)).results as Row[];
 
