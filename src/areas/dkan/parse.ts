@@ -242,6 +242,11 @@ class Reader {
         throw schemaError('maxDepth', pointer, `Condition groups may be nested at most ${LIMITS.groupDepth} levels deep.`);
       }
       const op = last(item.groupOperator);
+      // QueryFactory.php 256-273: a group without groupOperator is neither a condition nor a group.
+      if (op === undefined) {
+        this.defer(badRequest('Invalid condition'));
+        return { kind: 'group', joiner: 'and', items: this.conditions(item.conditions ?? [], `${pointer}/conditions`, depth + 1) };
+      }
       if (op !== 'and' && op !== 'or') {
         throw schemaError('enum', `${pointer}/groupOperator`, "The attribute must be one of the following values: 'and', 'or'.");
       }
