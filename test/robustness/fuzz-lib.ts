@@ -370,7 +370,7 @@ function areaParts(op: Operation, cat: Catalog, h: boolean): fc.Arbitrary<Parts>
             ? seg(fc.constant(res.distributionId)).map((d) => `/datastore/query/${d}${download}`)
             : fc.tuple(seg(fc.constant(res.datasetId)), h ? pathSegment(fc.constantFrom(String(res.index), '1', '-1', '99', '0x0'), true) : fc.constant(String(res.index))).map(([d, i]) => `/datastore/query/${d}/${i}${download}`);
         const resources = op.operationId.startsWith('datastore-query')
-          ? fc.constant([`resources[0][id]=${enc(res.distributionId)}`, 'resources[0][alias]=t'])
+          ? fc.constant<string[]>([`resources[0][id]=${enc(res.distributionId)}`, 'resources[0][alias]=t'])
           : fc.constant<string[]>([]);
         const cols = fc.constantFrom(...res.columns);
         const sortText = fc.array(fc.tuple(cols, fc.constantFrom('', ' asc', ' desc', ' DESC', ' sideways')), { minLength: 1, maxLength: 3 }).map((xs) => xs.map(([c, o]) => c + o).join(','));

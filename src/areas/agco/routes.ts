@@ -1,5 +1,5 @@
 // GET /api/v2/StringDefinitions: schema, auth, thin handler, and the area's own 404 and error handling.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LRUCache } from 'lru-cache';
 import type { AreaPluginOptions } from '../types.js';
@@ -7,9 +7,33 @@ import { AgcoError, badRequest, sendApiError, unauthorized } from './errors.js';
 import { parseFilter, type DefinitionFilter } from './filters.js';
 import { findDefinitions } from './queries.js';
 import { isXml, mediaTypeOf, pagedResponseXml, sendAs, type MediaType } from './representation.js';
-import { ApiErrorSchema, BOOLEAN_PARAMS, HeadersSchema, PagedResponseSchema, QuerySchema, type PagedResponse } from './schemas.js';
+import { ApiErrorSchema, BOOLEAN_PARAMS, HeadersSchema, PagedResponseSchema, QuerySchema, type PagedResponse, type Query } from './schemas.js';
 
 export const OPERATION_ID = 'StringDefinitions_GetDefinitions';
+
+let segment = 0;
+/** A path segment that matches `word` in any letter case (a find-my-way regex parameter). */
+const ignoreCase = (word: string): string =>
+  `:ci${segment++}(${[...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`)).join('')})`;
+
+const PARAMETER_NAMES = new Map(Object.keys(QuerySchema.properties).map((name) => [name.toLowerCase(), name]));
+
+/**
+ * ASP.NET Web API's query binding: parameter names ignore letter case (LIMIT=1 is limit) and a scalar given
+ * more than once takes the first value (limit=1&limit=3 is 1). Rewrites the parsed query in place, in the
+ * order the raw query string gives the values.
+ */
+function bindLikeAspNet(query: Record<string, unknown>, url: string): void {
+  const i = url.indexOf('?');
+  if (i < 0) return;
+  const bound: Record<string, string> = {};
+  for (const [key, value] of new URLSearchParams(url.slice(i + 1))) {
+    const name = PARAMETER_NAMES.get(key.toLowerCase()) ?? key;
+    if (!(name in bound)) bound[name] = value;
+  }
+  for (const key of Object.keys(query)) delete query[key];
+  Object.assign(query, bound);
+}
 
 const inAllFormats = <T>(schema: T, description: string) => ({
   description,
@@ -68,6 +92,7 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
   // ASP.NET binds True/FALSE as booleans; Ajv only coerces lower-case true/false.
   app.addHook('preValidation', async (request) => {
     const query = request.query as Record<string, unknown>;
+    bindLikeAspNet(query, request.url);
     for (const name of BOOLEAN_PARAMS) {
       const value = query[name];
       if (typeof value === 'string') query[name] = value.trim().toLowerCase();
@@ -89,29 +114,31 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
     return sendApiError(request, reply, new AgcoError(404, `No HTTP resource was found that matches the request URI '${path}'.`, `No route ${request.method} ${path}.`));
   });
 
-  app.withTypeProvider<TypeBoxTypeProvider>().get(
-    '/api/v2/StringDefinitions',
-    {
-      schema: {
-        operationId: OPERATION_ID,
-        tags: ['agco'],
-        security: [{ oauth2: [] }],
-        summary: 'Get a paged response of Global String Definitions.',
-        description:
-          'Entities are ordered by Timestamp ascending (page on with modifiedAfterTimestamp=<last Timestamp>); with stringIds, in the order given. ' +
-          'Requires Authorization: Bearer <token>. Answers JSON, text/json or XML by Accept.',
-        querystring: QuerySchema,
-        headers: HeadersSchema,
-        response: {
-          200: inAllFormats(PagedResponseSchema, 'OK'),
-          400: inAllFormats(ApiErrorSchema, 'A rule of the parameters was broken (UserMessage names it)'),
-          401: inAllFormats(ApiErrorSchema, 'Missing, malformed or unknown bearer token'),
-        },
+  const options = (hide: boolean) => ({
+    schema: {
+      operationId: OPERATION_ID,
+      tags: ['agco'],
+      security: [{ oauth2: [] }],
+      summary: 'Get a paged response of Global String Definitions.',
+      description:
+        'Entities are ordered by Timestamp ascending (page on with modifiedAfterTimestamp=<last Timestamp>); with stringIds, in the order given. ' +
+        'Requires Authorization: Bearer <token>. Answers JSON, text/json or XML by Accept. Path and parameter names ignore letter case.',
+      querystring: QuerySchema,
+      headers: HeadersSchema,
+      response: {
+        200: inAllFormats(PagedResponseSchema, 'OK'),
+        400: inAllFormats(ApiErrorSchema, 'A rule of the parameters was broken (UserMessage names it)'),
+        401: inAllFormats(ApiErrorSchema, 'Missing, malformed or unknown bearer token'),
       },
+      ...(hide ? { hide: true } : {}),
     },
-    async (request, reply) => {
-      const type = mediaTypeOf(request);
-      return sendAs(reply, type, 200, render(parseFilter(request.query), type));
-    },
-  );
+  });
+  const handler = async (request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply) => {
+    const type = mediaTypeOf(request);
+    return sendAs(reply, type, 200, render(parseFilter(request.query), type));
+  };
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  typed.get('/api/v2/StringDefinitions', options(false), handler);
+  // ASP.NET Web API routes ignore letter case: /api/v2/stringdefinitions is the same operation (hidden from the docs).
+  typed.get(`/${ignoreCase('api')}/${ignoreCase('v2')}/${ignoreCase('StringDefinitions')}`, options(true), handler);
 }
