@@ -109,6 +109,7 @@ describe('other DKAN 400s', () => {
     await plainFailure('properties[]=record_number', recordNumber);
     await plainFailure('properties[0][resource]=t&properties[0][property]=record_number', recordNumber);
     await plainFailure('rowIds=true&properties[]=state', 'The rowIds property cannot be set to true if you are requesting specific properties.');
+    expect((await query(app, `${base}?rowIds=false&properties[]=state&limit=1`)).json().results).toHaveLength(1);
     const joins = 'Joins are not available and resources should not be explicitly passed when using the resource query endpoint. Try /api/1/datastore/query.';
     await plainFailure('resources[0][id]=x&resources[0][alias]=t', joins);
     await plainFailure('joins[0][resource]=x', joins);

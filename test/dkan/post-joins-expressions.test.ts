@@ -257,3 +257,28 @@ describe('the echo', () => {
     expect(body.query).toMatchObject({ limit: 1, sort: 'state desc', foo: 'bar' });
   });
 });
+
+describe("mockyard's own OpenAPI document", () => {
+  it('lists the POST operations with query.json as request body, and the extra routes', async () => {
+    const doc = (await app.inject('/openapi.json')).json() as { paths: Record<string, Record<string, { operationId?: string; requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>> };
+    const ops = Object.entries(doc.paths).flatMap(([p, item]) => Object.entries(item).filter(([m]) => m === 'get' || m === 'post').map(([m, o]) => `${m.toUpperCase()} ${p} ${o.operationId}`));
+    for (const expected of [
+      'POST /datastore/query datastore-query-post',
+      'GET /datastore/query datastore-query-get',
+      'POST /datastore/query/{datasetId}/{index} datastore-datasetindex-query-post',
+      'POST /datastore/query/{distributionId} datastore-resource-query-post',
+      'GET /datastore/query/{distributionId}/download datastore-resource-query-download-get',
+      'GET /datastore/query/{datasetId}/{index}/download datastore-datasetindex-query-download-get',
+      'GET /datastore/query/download datastore-query-download-get',
+      'GET /datastore/query/schema datastore-query-schema-get',
+    ]) {
+      expect(ops).toContain(expected);
+    }
+    const body = doc.paths['/datastore/query']!.post!.requestBody!.content['application/json']!.schema;
+    expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(['resources', 'properties', 'conditions', 'joins', 'groupings', 'sorts', 'limit', 'format', 'rowIds']));
+    const single = doc.paths['/datastore/query/{distributionId}']!.post!.requestBody!.content['application/json']!.schema;
+    expect(Object.keys(single.properties)).not.toContain('joins');
+    // The hidden case-insensitive AGCO route stays out of the document.
+    expect(Object.keys(doc.paths).filter((p) => /stringdefinitions/i.test(p))).toEqual(['/api/v2/StringDefinitions']);
+  });
+});

@@ -447,7 +447,8 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
       throw badRequest('The record_number property is for internal use and cannot be requested directly. Set rowIds to true and remove properties from your query to see the full table with row IDs.');
     }
   }
-  if (!phpEmpty(rawProperties) && !phpEmpty(last(sent.rowIds))) {
+  // The payload is type-coerced first, so rowIds=false is empty here.
+  if (!phpEmpty(rawProperties) && !phpEmpty(last(sent.rowIds)) && last(sent.rowIds) !== 'false') {
     throw badRequest('The rowIds property cannot be set to true if you are requesting specific properties.');
   }
   if (ctx.resource && (!phpEmpty(sent.resources) || !phpEmpty(sent.joins))) {
