@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { testApp } from '../helpers/app.js';
 import { expectContract } from '../helpers/contract.js';
+import { LIMITS } from '../../src/areas/dkan/parse.js';
 import { catalog, datasetWith, enc, envelope, fputcsv, type Envelope, type Row } from './helpers.js';
 
 const { app } = await testApp();
@@ -137,6 +138,15 @@ describe('expressions and groupings', () => {
     const res = await post(base, { properties: ['state', { alias: 'n', expression: { operator: 'count', operands: ['state'] } }] }, 'datastore-datasetindex-query-post', 400);
     expect(res.json().message).toMatch(/^You may not mix simple properties and aggregation expressions/);
   });
+  it(`refuses expressions deeper than ${LIMITS.expressionDepth} levels or with more than ${LIMITS.expressionNodes} operands`, async () => {
+    let expression: unknown = { operator: '+', operands: ['sample', 1] };
+    for (let i = 1; i < LIMITS.expressionDepth; i++) expression = { operator: '+', operands: [{ expression }, 1] };
+    await post(`/datastore/query/${quality.id}/0`, { properties: [{ alias: 'deep', expression }], limit: 1 }, 'datastore-datasetindex-query-post');
+    const deeper = await post(`/datastore/query/${quality.id}/0`, { properties: [{ alias: 'deep', expression: { operator: '+', operands: [{ expression }, 1] } }] }, 'datastore-datasetindex-query-post', 400);
+    expect(deeper.json().data).toMatchObject({ keyword: 'maxDepth' });
+    const wide = await post(`/datastore/query/${quality.id}/0`, { properties: [{ alias: 'wide', expression: { operator: '+', operands: Array.from({ length: LIMITS.expressionNodes }, () => 1) } }] }, 'datastore-datasetindex-query-post', 400);
+    expect(wide.json().data).toMatchObject({ keyword: 'maxItems' });
+  });
   it('refuses unknown expression operators and expressions without alias (query.json 41-48, 225-236)', async () => {
     const res = await post(base, { properties: [{ alias: 'x', expression: { operator: 'stddev', operands: ['state'] } }] }, 'datastore-datasetindex-query-post', 400);
     expect(res.json().data).toMatchObject({ keyword: 'enum', pointer: 'properties/0/expression/operator' });
@@ -187,6 +197,12 @@ describe('/datastore/query with several resources and joins', () => {
     expect(res4.json().data).toMatchObject({ keyword: 'maxItems', pointer: 'resources' });
     const res5 = await post('/datastore/query', { ...join, joins: [{ ...join.joins[0], condition: { ...join.joins[0]!.condition, value: 'x' } }] }, 'datastore-query-post', 400);
     expect(res5.json()).toEqual(plain400('Invalid join condition; collection must be specified.'));
+    // mockyard's bound: a join can give at most the product of the row counts, so that product is capped.
+    const nadac = datasetWith(datasets, 'nadac_per_unit').resources[0]!;
+    const big = { ...join, resources: [{ id: nadac.distributionId, alias: 'q' }, { id: hospitalsDist, alias: 'h' }], properties: [], conditions: [] };
+    const res6 = await post('/datastore/query', big, 'datastore-query-post', 400);
+    expect(res6.json().data).toMatchObject({ keyword: 'maximum', pointer: 'joins' });
+    expect(nadac.rows * hospitals.resources[0]!.rows).toBeGreaterThan(LIMITS.joinRows);
   });
 });
 

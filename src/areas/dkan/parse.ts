@@ -27,6 +27,8 @@ export const LIMITS = {
   expressionDepth: 5,
   expressionNodes: 50,
   aliasLength: 64,
+  /** The product of the joined resources' row counts: the most rows a join can produce, whatever its condition. */
+  joinRows: 50_000_000,
 } as const;
 
 /** The words of a `match` value: +required, -excluded, "quoted phrases" or plain words. */
@@ -539,6 +541,10 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
   });
   if (r.sources.length > 1 && new Set(q.joins.map((j) => j.source)).size < r.sources.length - 1 && !r.pending) {
     throw badRequest('Too many resources specified.');
+  }
+  const joinedRows = q.joins.reduce((n, j) => n * j.source.resource.rows, r.primary.resource.rows);
+  if (q.joins.length > 0 && joinedRows > LIMITS.joinRows) {
+    throw schemaError('maximum', 'joins', `Joined resources may hold at most ${LIMITS.joinRows} row combinations (the product of their row counts); these hold ${joinedRows}.`);
   }
 
   // Properties: strings, {resource, property, alias} or {expression, alias}.

@@ -85,7 +85,8 @@ export class DkanQueries {
       // getHeaderRow needs the schema; DKAN writes its exception message as the only CSV row.
       return { contentType: CSV_TYPE, headers, body: Readable.from([csvLine(['Could not generate header for CSV.'])]) };
     }
-    const batch = 5000;
+    // Large pages: a sorted query sorts the table once per page.
+    const batch = 20_000;
     const plan = planQuery({ ...q, format: 'csv', limit: batch });
     const statement = this.store.prepare(plan.rowsSql).raw(true);
     const fixed = plan.rowsParams.slice(0, -2);
