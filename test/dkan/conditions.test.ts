@@ -64,6 +64,7 @@ describe('condition operators (bracket form)', () => {
     expect((await ids(bracket(0, 'facility_name', '%', 'contains'))).count).toBe(all.length);
     await expectFilter(bracket(0, 'measure_id', 'OP_2_', 'starts with'), (r) => /^OP_2./i.test(r.measure_id!));
   });
+  // DKAN runs MATCH ... AGAINST in boolean mode (SelectFactory.php 310-321); mockyard's emulation is a decision in NOTES.md.
   it('match finds any of the words in any of the listed columns', async () => {
     await expectFilter(
       `conditions[0][property]=${enc('measure_name, condition')}&conditions[0][value]=${enc('sepsis vaccination')}&conditions[0][operator]=match`,

@@ -298,3 +298,23 @@ describe("mockyard's own OpenAPI document", () => {
     expect(Object.keys(doc.paths).filter((p) => /stringdefinitions/i.test(p))).toEqual(['/api/v2/StringDefinitions']);
   });
 });
+
+describe('hostile POST bodies', () => {
+  it('never answer 5xx, and every error is a DKAN error body', async () => {
+    const fc = (await import('fast-check')).default;
+    const key = fc.constantFrom('resources', 'properties', 'conditions', 'joins', 'groupings', 'limit', 'offset', 'sorts', 'count', 'results', 'schema', 'keys', 'format', 'rowIds', 'expression', 'operands', 'operator', 'property', 'resource', 'alias', 'value', 'groupOperator', 'id', 'order');
+    const leaf = fc.oneof(fc.constantFrom('t', 'state', 'sample', 'facility_id', 'record_number', 'sum', 'count', '+', '/', 'in', 'match', 'asc', 'csv', hospitalsDist, qualityDist, 't.state', ''), fc.integer({ min: -5, max: 20000 }), fc.boolean(), fc.constant(null), fc.double());
+    const { tree } = fc.letrec((tie) => ({
+      tree: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, fc.array(tie('tree'), { maxLength: 4 }), fc.dictionary(key, tie('tree'), { maxKeys: 5 })),
+    }));
+    const paths = [[base, 'datastore-datasetindex-query-post'], ['/datastore/query', 'datastore-query-post'], [`/datastore/query/${qualityDist}/download`, 'datastore-resource-query-download-post']] as const;
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(key, tree, { maxKeys: 8 }), fc.constantFrom(...paths), async (body, [path, op]) => {
+        const res = await app.inject({ method: 'POST', url: `/dkan${path}`, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+        expect(res.statusCode, `${JSON.stringify(body)} -> ${res.body.slice(0, 300)}`).toBeLessThan(500);
+        expectContract(op, res);
+      }),
+      { numRuns: 300, seed: 20261123 },
+    );
+  });
+});
