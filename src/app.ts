@@ -1,4 +1,4 @@
-// buildApp(config, store): shared plugins, then each area as its own encapsulated plugin.
+// buildApp(config, stores): shared plugins, then each area as its own encapsulated plugin.
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -6,14 +6,15 @@ import { AREAS } from './areas/index.js';
 import type { AreaDefinition } from './areas/types.js';
 import type { Config } from './config.js';
 import { installRootErrorHandling } from './platform/errors.js';
-import type { FixtureStore } from './platform/fixture-store.js';
+import { storePlugin, type Stores } from './platform/stores.js';
+import { areaScope } from './platform/area-errors.js';
 import { mockyardRoutes } from './platform/mockyard-routes.js';
 import { openapiPlugin } from './platform/openapi.js';
 import { adminRoutes } from './platform/admin-routes.js';
 import { controlsPlugin } from './platform/controls.js';
 import { Runtime } from './platform/runtime.js';
 import { lazyCompilersFactory } from './platform/lazy-compilers.js';
-import { MAX_HEADER_BYTES, frameworkErrorHandler, installLimits } from './platform/limits.js';
+import { MAX_HEADER_BYTES, areaResolver, frameworkErrorHandler, installLimits } from './platform/limits.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
@@ -33,12 +34,13 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return { level: config.logLevel };
 }
 
-export async function buildApp(config: Config, store: FixtureStore, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(config: Config, stores: Stores, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const areas = options.only ? [options.only] : (options.areas ?? AREAS);
+  const areaOf = areaResolver(areas, options.only);
   const app = Fastify({
     http: { maxHeaderSize: MAX_HEADER_BYTES },
     schemaController: { compilersFactory: lazyCompilersFactory() },
-    frameworkErrors: frameworkErrorHandler(areas, options.only),
+    frameworkErrors: frameworkErrorHandler(areaOf),
     logger: loggerOptions(config),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     // Keep-alive sockets that are idle are closed at shutdown; busy ones finish their request first.
@@ -48,14 +50,17 @@ export async function buildApp(config: Config, store: FixtureStore, options: Bui
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Platform decorations first, in one place: every plugin below may rely on them.
+  app.decorate('config', config);
+  app.decorate('runtime', options.runtime ?? new Runtime(config));
+  await app.register(storePlugin, { stores });
+
   if (config.logLevel === 'debug' || config.logLevel === 'trace') {
     app.addHook('onResponse', async (request, reply) => {
       request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
     });
   }
-  installLimits(app, areas, options.only);
-
-  const runtime = options.runtime ?? new Runtime(config);
+  installLimits(app, areaOf);
   installRootErrorHandling(app, !options.only);
   const anyOrigin = config.corsOrigins.includes('*');
   const allowedOrigins = new Set(config.corsOrigins);
@@ -69,12 +74,12 @@ export async function buildApp(config: Config, store: FixtureStore, options: Bui
     exposedHeaders: ['Content-Range', 'Content-Length', 'ETag', 'Last-Modified', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset-Time', 'Preference-Applied', 'Mockyard-Error'],
   });
   await app.register(openapiPlugin, { areas, prefixed: !options.only });
-  await app.register(mockyardRoutes, { prefix: '/__mockyard', areas, store, config });
-  if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas, runtime, config });
+  await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
+  if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas });
   // Before the areas, so its hooks wrap every area route.
-  await app.register(controlsPlugin, { areas, only: options.only, runtime, config, store });
+  await app.register(controlsPlugin, { areaOf });
   for (const area of areas) {
-    await app.register(area.plugin, { prefix: options.only ? '' : area.prefix, config, store });
+    await app.register(areaScope, { prefix: options.only ? '' : area.prefix, area, config });
   }
   return app;
 }

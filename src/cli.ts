@@ -2,7 +2,7 @@
 // The `mockyard` command: serve (default) or build the fixture database.
 import { Command, CommanderError, Option } from 'commander';
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, OPTIONS, renderOptionsTable, resolveConfig, type ConfigInput } from './config.js';
+import { ConfigError, OPTIONS, defaultText, renderOptionsTable, resolveConfig, type ConfigInput } from './config.js';
 import { StartError, ensureFixtures, startServer } from './server.js';
 
 const progress = (message: string) => process.stderr.write(`mockyard: ${message}\n`);
@@ -14,7 +14,7 @@ function fail(message: string, code = 2): never {
 
 function addOptions(command: Command): Command {
   for (const spec of OPTIONS) {
-    const option = new Option(spec.flag, `${spec.description} (env ${spec.env}, default ${spec.defaultText})`);
+    const option = new Option(spec.flag, `${spec.description} (env ${spec.env}, default ${defaultText(spec)})`);
     command.addOption(option);
   }
   return command;

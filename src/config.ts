@@ -39,246 +39,257 @@ interface OptionSpec<K extends keyof Config> {
   key: K;
   flag: string;
   env: string;
-  /** Shown in README and --help; `undefined` default means "unset". */
-  defaultText: string;
+  /** The value when no source sets it. */
+  default: Config[K];
+  /** How README and --help show the default, when the value itself does not say it well. */
+  shown?: string;
   description: string;
+  /** Text from a flag or the environment to a checked value. */
   parse(raw: string): Config[K];
+  /** A value given typed (startMockyard options): checked against the same rules, returned as stored. */
+  check(value: unknown): Config[K];
   boolean?: true;
 }
 
-function int(name: string, min: number, max: number) {
-  return (raw: string): number => {
-    const value = Number(raw);
-    if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
-      throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+const wholeNumber = (name: string, min: number, max: number) => {
+  const check = (value: unknown): number => {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${String(value)}"`);
     }
     return value;
   };
-}
+  return {
+    check,
+    parse: (raw: string): number => {
+      if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+      return check(Number(raw));
+    },
+  };
+};
 
-function bool(name: string) {
-  return (raw: string): boolean => {
+const flag = (name: string) => ({
+  check: (value: unknown): boolean => {
+    if (typeof value !== 'boolean') throw new ConfigError(`${name} must be true or false, got "${String(value)}"`);
+    return value;
+  },
+  parse: (raw: string): boolean => {
     const v = raw.trim().toLowerCase();
     if (['1', 'true', 'yes', 'on', ''].includes(v)) return true;
     if (['0', 'false', 'no', 'off'].includes(v)) return false;
     throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-  };
-}
+  },
+});
 
-function list(raw: string): string[] {
-  return raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-}
+const stringList = (name: string, item: (s: string) => string = (s) => s) => {
+  const check = (value: unknown): readonly string[] => {
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new ConfigError(`${name} must be a list of strings`);
+    return Object.freeze(value.map((v: string) => item(v.trim())).filter((v) => v.length > 0));
+  };
+  return { check, parse: (raw: string) => check(raw.split(',')) };
+};
+
+/** null is "off" (or "unset"); anything else goes through `inner`. */
+const orOff = <T>(inner: { parse(raw: string): T; check(value: unknown): T }, offWords: readonly string[] = ['off']) => ({
+  parse: (raw: string): T | null => (offWords.includes(raw.trim()) ? null : inner.parse(raw)),
+  check: (value: unknown): T | null => (value === null ? null : inner.check(value)),
+});
+
+const text = (name: string, rule: (s: string) => string) => ({
+  parse: rule,
+  check: (value: unknown): string => {
+    if (typeof value !== 'string') throw new ConfigError(`${name} must be text, got "${String(value)}"`);
+    return rule(value);
+  },
+});
+
+const folder = (name: string) =>
+  text(name, (raw) => {
+    if (raw.trim() === '') throw new ConfigError(`${name} must not be empty`);
+    return path.resolve(raw);
+  });
+
+const latencyRange = {
+  parse: (raw: string): readonly [number, number] => {
+    const m = /^(\d{1,6})(?:-(\d{1,6}))?$/.exec(raw.trim());
+    if (!m) throw new ConfigError(`latency must be milliseconds or a range like 50-200, got "${raw}"`);
+    return latencyRange.check([Number(m[1]), Number(m[2] ?? m[1])]);
+  },
+  check: (value: unknown): readonly [number, number] => {
+    const ok = Array.isArray(value) && value.length === 2 && value.every((v) => Number.isSafeInteger(v) && v >= 0 && v <= 999_999);
+    if (!ok) throw new ConfigError(`latency must be milliseconds or a [low, high] range, got "${String(value)}"`);
+    const [min, max] = value as [number, number];
+    if (max < min) throw new ConfigError(`latency range must be low-high, got "${min}-${max}"`);
+    return Object.freeze([min, max] as const);
+  },
+};
+
+const percentage = (name: string) => {
+  const check = (value: unknown): number => {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 100) {
+      throw new ConfigError(`${name} must be a percentage from 0 to 100, got "${String(value)}"`);
+    }
+    return value;
+  };
+  return { check, parse: (raw: string) => check(raw.trim() === '' ? NaN : Number(raw)) };
+};
 
 const option = <K extends keyof Config>(spec: OptionSpec<K>) => spec;
 
 export const OPTIONS = [
   option({
-    key: 'host', flag: '--host <host>', env: 'MOCKYARD_HOST', defaultText: '127.0.0.1',
+    key: 'host', flag: '--host <host>', env: 'MOCKYARD_HOST', default: '127.0.0.1',
     description: 'Address to listen on (the Docker image uses 0.0.0.0).',
-    parse: (raw) => {
+    ...text('host', (raw) => {
       if (!/^[A-Za-z0-9.:\-[\]]+$/.test(raw)) throw new ConfigError(`host must be a host name or IP address, got "${raw}"`);
       return raw;
-    },
+    }),
   }),
   option({
-    key: 'port', flag: '--port <port>', env: 'MOCKYARD_PORT', defaultText: '4010',
+    key: 'port', flag: '--port <port>', env: 'MOCKYARD_PORT', default: 4010,
     description: 'Port for all areas under their prefixes; 0 picks a free port and prints the URL.',
-    parse: int('port', 0, 65535),
+    ...wholeNumber('port', 0, 65535),
   }),
   option({
-    key: 'logLevel', flag: '--log-level <level>', env: 'MOCKYARD_LOG_LEVEL', defaultText: 'info',
+    key: 'logLevel', flag: '--log-level <level>', env: 'MOCKYARD_LOG_LEVEL', default: 'info',
     description: `One of ${LOG_LEVELS.join(', ')}. Pretty output on a terminal, JSON lines otherwise.`,
-    parse: (raw) => {
-      if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
-        throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
-      }
-      return raw as LogLevel;
-    },
+    ...text('log level', (raw) => {
+      if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+      return raw;
+    }) as { parse(raw: string): LogLevel; check(value: unknown): LogLevel },
   }),
   option({
-    key: 'dataDir', flag: '--data-dir <dir>', env: 'MOCKYARD_DATA_DIR', defaultText: '<package>/data',
+    key: 'dataDir', flag: '--data-dir <dir>', env: 'MOCKYARD_DATA_DIR', default: path.join(packageRoot(), 'data'), shown: '<package>/data',
     description: 'Where the fixture database and generated files live.',
-    parse: (raw) => {
-      if (raw.trim() === '') throw new ConfigError('data dir must not be empty');
-      return path.resolve(raw);
-    },
+    ...folder('data dir'),
   }),
   option({
-    key: 'seed', flag: '--seed <n>', env: 'MOCKYARD_SEED', defaultText: '1337',
+    key: 'seed', flag: '--seed <n>', env: 'MOCKYARD_SEED', default: 1337,
     description: 'Fixture seed. The same seed gives byte-identical responses on any machine.',
-    parse: int('seed', 0, 2 ** 31 - 1),
+    ...wholeNumber('seed', 0, 2 ** 31 - 1),
   }),
   option({
-    key: 'scale', flag: '--scale <n>', env: 'MOCKYARD_SCALE', defaultText: '1',
+    key: 'scale', flag: '--scale <n>', env: 'MOCKYARD_SCALE', default: 1,
     description: 'Data scale: multiplies generated row counts (10 gives the 1,000,000-row DKAN dataset and the 1 GiB archive file).',
-    parse: int('scale', 1, 100),
+    ...wholeNumber('scale', 1, 100),
   }),
   option({
-    key: 'corsOrigins', flag: '--cors-origins <list>', env: 'MOCKYARD_CORS_ORIGINS', defaultText: '*',
+    key: 'corsOrigins', flag: '--cors-origins <list>', env: 'MOCKYARD_CORS_ORIGINS', default: Object.freeze(['*']), shown: '*',
     description: 'Comma list of browser origins allowed by CORS; * reflects any origin (credentials work either way).',
-    parse: (raw) => {
-      const origins = list(raw);
-      for (const o of origins) {
-        if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o)) {
-          throw new ConfigError(`cors origin must be * or like http://localhost:3000, got "${o}"`);
-        }
-      }
-      return origins;
-    },
+    ...stringList('cors origins', (o) => {
+      if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o)) throw new ConfigError(`cors origin must be * or like http://localhost:3000, got "${o}"`);
+      return o;
+    }),
   }),
   option({
-    key: 'areaPorts', flag: '--area-ports <first>', env: 'MOCKYARD_AREA_PORTS', defaultText: 'off',
+    key: 'areaPorts', flag: '--area-ports <first>', env: 'MOCKYARD_AREA_PORTS', default: null,
     description: 'Also serve each area at the root path of its own port: archive on <first>, marketcheck +1, appcenter +2, agco +3, dkan +4.',
-    parse: (raw) => (raw === 'off' ? null : int('area ports', 1, 65531)(raw)),
+    ...orOff(wholeNumber('area ports', 1, 65531)),
   }),
   option({
-    key: 'watch', flag: '--watch', env: 'MOCKYARD_WATCH', defaultText: 'false', boolean: true,
+    key: 'watch', flag: '--watch', env: 'MOCKYARD_WATCH', default: false, boolean: true,
     description: 'Rebuild the fixture database when fixture files change and swap it in without a restart.',
-    parse: bool('watch'),
+    ...flag('watch'),
   }),
   option({
-    key: 'admin', flag: '--admin <on|off>', env: 'MOCKYARD_ADMIN', defaultText: 'true',
+    key: 'admin', flag: '--admin <on|off>', env: 'MOCKYARD_ADMIN', default: true,
     description: 'Serve the /__mockyard admin routes (journal, reset). Health and the catalog stay on.',
-    parse: bool('admin'),
+    ...flag('admin'),
   }),
   option({
-    key: 'adminToken', flag: '--admin-token <token>', env: 'MOCKYARD_ADMIN_TOKEN', defaultText: 'unset',
+    key: 'adminToken', flag: '--admin-token <token>', env: 'MOCKYARD_ADMIN_TOKEN', default: null, shown: 'unset',
     description: 'When set, admin routes require `Authorization: Bearer <token>`.',
-    parse: (raw) => (raw === '' ? null : raw),
+    ...orOff(text('admin token', (raw) => raw), ['']),
   }),
   option({
-    key: 'journalSize', flag: '--journal-size <n>', env: 'MOCKYARD_JOURNAL_SIZE', defaultText: '1000',
+    key: 'journalSize', flag: '--journal-size <n>', env: 'MOCKYARD_JOURNAL_SIZE', default: 1000,
     description: 'How many requests the request journal keeps (oldest dropped first); 0 turns it off.',
-    parse: int('journal size', 0, 1_000_000),
+    ...wholeNumber('journal size', 0, 1_000_000),
   }),
   option({
-    key: 'latency', flag: '--latency <ms|min-max>', env: 'MOCKYARD_LATENCY', defaultText: 'off',
+    key: 'latency', flag: '--latency <ms|min-max>', env: 'MOCKYARD_LATENCY', default: null,
     description: 'Delay every area response by this many milliseconds (a range picks a seeded value per request).',
-    parse: (raw) => {
-      if (raw === 'off' || raw === '0') return null;
-      const m = /^(\d{1,6})(?:-(\d{1,6}))?$/.exec(raw.trim());
-      if (!m) throw new ConfigError(`latency must be milliseconds or a range like 50-200, got "${raw}"`);
-      const min = Number(m[1]);
-      const max = m[2] === undefined ? min : Number(m[2]);
-      if (max < min) throw new ConfigError(`latency range must be low-high, got "${raw}"`);
-      return [min, max] as const;
-    },
+    ...orOff(latencyRange, ['off', '0']),
   }),
   option({
-    key: 'errorRate', flag: '--error-rate <percent>', env: 'MOCKYARD_ERROR_RATE', defaultText: '0',
-    description: 'Percentage of area requests answered with a forced error (the operation\'s documented failure status).',
-    parse: (raw) => {
-      const v = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(v) || v < 0 || v > 100) {
-        throw new ConfigError(`error rate must be a percentage from 0 to 100, got "${raw}"`);
-      }
-      return v;
-    },
+    key: 'errorRate', flag: '--error-rate <percent>', env: 'MOCKYARD_ERROR_RATE', default: 0,
+    description: "Percentage of area requests answered with a forced error (the operation's documented failure status).",
+    ...percentage('error rate'),
   }),
   option({
-    key: 'faultSeed', flag: '--fault-seed <n>', env: 'MOCKYARD_FAULT_SEED', defaultText: '1',
+    key: 'faultSeed', flag: '--fault-seed <n>', env: 'MOCKYARD_FAULT_SEED', default: 1,
     description: 'Seed for the latency and error-rate draws, so a run is reproducible.',
-    parse: int('fault seed', 0, 2 ** 31 - 1),
+    ...wholeNumber('fault seed', 0, 2 ** 31 - 1),
   }),
   option({
-    key: 'archiveRedirect', flag: '--archive-redirect', env: 'MOCKYARD_ARCHIVE_REDIRECT', defaultText: 'false', boolean: true,
+    key: 'archiveRedirect', flag: '--archive-redirect', env: 'MOCKYARD_ARCHIVE_REDIRECT', default: false, boolean: true,
     description: 'Archive /download answers 302 to a data-node path on the mock, as archive.org does.',
-    parse: bool('archive redirect'),
+    ...flag('archive redirect'),
   }),
   option({
-    key: 'marketcheckApiKeys', flag: '--marketcheck-api-keys <list>', env: 'MOCKYARD_MARKETCHECK_API_KEYS', defaultText: 'any non-empty key',
+    key: 'marketcheckApiKeys', flag: '--marketcheck-api-keys <list>', env: 'MOCKYARD_MARKETCHECK_API_KEYS', default: Object.freeze([]), shown: 'any non-empty key',
     description: 'Comma list of the only api_key values MarketCheck accepts.',
-    parse: list,
+    ...stringList('marketcheck api keys'),
   }),
   option({
-    key: 'marketcheckRateLimit', flag: '--marketcheck-rate-limit <rps>', env: 'MOCKYARD_MARKETCHECK_RATE_LIMIT', defaultText: '0 (off)',
-    description: 'Emulate MarketCheck\'s rate limit: above this many requests per second per key, 429.',
-    parse: int('marketcheck rate limit', 0, 1_000_000),
+    key: 'marketcheckRateLimit', flag: '--marketcheck-rate-limit <rps>', env: 'MOCKYARD_MARKETCHECK_RATE_LIMIT', default: 0, shown: '0 (off)',
+    description: "Emulate MarketCheck's rate limit: above this many requests per second per key, 429.",
+    ...wholeNumber('marketcheck rate limit', 0, 1_000_000),
   }),
   option({
-    key: 'agcoTokens', flag: '--agco-tokens <list>', env: 'MOCKYARD_AGCO_TOKENS', defaultText: 'any non-empty token',
+    key: 'agcoTokens', flag: '--agco-tokens <list>', env: 'MOCKYARD_AGCO_TOKENS', default: Object.freeze([]), shown: 'any non-empty token',
     description: 'Comma list of the only bearer tokens AGCO accepts.',
-    parse: list,
+    ...stringList('agco tokens'),
   }),
   option({
-    key: 'dkanCsvDir', flag: '--dkan-csv-dir <dir>', env: 'MOCKYARD_DKAN_CSV_DIR', defaultText: 'unset',
+    key: 'dkanCsvDir', flag: '--dkan-csv-dir <dir>', env: 'MOCKYARD_DKAN_CSV_DIR', default: null, shown: 'unset',
     description: 'Every *.csv file in this folder becomes a DKAN dataset (id derived from the file name).',
-    parse: (raw) => (raw.trim() === '' ? null : path.resolve(raw)),
+    ...orOff(folder('dkan csv dir'), ['']),
   }),
   option({
-    key: 'dkanMaxLimit', flag: '--dkan-max-limit <n>', env: 'MOCKYARD_DKAN_MAX_LIMIT', defaultText: '10000',
-    description: 'Largest DKAN `limit`; above it a 400 in DKAN\'s error body.',
-    parse: int('dkan max limit', 1, 1_000_000),
+    key: 'dkanMaxLimit', flag: '--dkan-max-limit <n>', env: 'MOCKYARD_DKAN_MAX_LIMIT', default: 10000,
+    description: "Largest DKAN `limit`; above it a 400 in DKAN's error body.",
+    ...wholeNumber('dkan max limit', 1, 1_000_000),
   }),
   option({
-    key: 'dkanCacheSize', flag: '--dkan-cache-size <n>', env: 'MOCKYARD_DKAN_CACHE_SIZE', defaultText: '500',
+    key: 'dkanCacheSize', flag: '--dkan-cache-size <n>', env: 'MOCKYARD_DKAN_CACHE_SIZE', default: 500,
     description: 'How many DKAN answers are kept for repeated identical queries; 0 turns the cache off.',
-    parse: int('dkan cache size', 0, 100_000),
+    ...wholeNumber('dkan cache size', 0, 100_000),
   }),
   option({
-    key: 'dkanCsvHeaders', flag: '--dkan-csv-headers <mode>', env: 'MOCKYARD_DKAN_CSV_HEADERS', defaultText: 'resource_headers',
+    key: 'dkanCsvHeaders', flag: '--dkan-csv-headers <mode>', env: 'MOCKYARD_DKAN_CSV_HEADERS', default: 'resource_headers',
     description: 'DKAN\'s csv_headers_mode: CSV header rows show column descriptions (resource_headers) or machine names (machine_names).',
-    parse: (raw) => {
-      const v = raw.trim();
-      if (v === 'resource_headers' || v === 'machine_names') return v;
-      throw new ConfigError(`dkan csv headers must be resource_headers or machine_names, got "${raw}"`);
-    },
+    ...text('dkan csv headers', (raw) => {
+      if (raw !== 'resource_headers' && raw !== 'machine_names') throw new ConfigError(`dkan csv headers must be resource_headers or machine_names, got "${raw}"`);
+      return raw;
+    }) as { parse(raw: string): Config['dkanCsvHeaders']; check(value: unknown): Config['dkanCsvHeaders'] },
   }),
 ];
 
-export const DEFAULTS: Config = Object.freeze({
-  host: '127.0.0.1',
-  port: 4010,
-  logLevel: 'info',
-  dataDir: path.join(packageRoot(), 'data'),
-  seed: 1337,
-  scale: 1,
-  corsOrigins: Object.freeze(['*']),
-  areaPorts: null,
-  watch: false,
-  admin: true,
-  adminToken: null,
-  journalSize: 1000,
-  latency: null,
-  errorRate: 0,
-  faultSeed: 1,
-  archiveRedirect: false,
-  marketcheckApiKeys: Object.freeze([]),
-  marketcheckRateLimit: 0,
-  agcoTokens: Object.freeze([]),
-  dkanCsvDir: null,
-  dkanMaxLimit: 10000,
-  dkanCacheSize: 500,
-  dkanCsvHeaders: 'resource_headers',
-});
+/** How README and --help show an option's default. */
+export function defaultText(spec: (typeof OPTIONS)[number]): string {
+  if (spec.shown !== undefined) return spec.shown;
+  const value: unknown = spec.default;
+  if (value === null) return 'off';
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+export const DEFAULTS: Config = Object.freeze(Object.fromEntries(OPTIONS.map((spec) => [spec.key, spec.default]))) as unknown as Config;
 
 /**
- * Layers: defaults < environment < explicit values (CLI flags or startMockyard options).
- * String values are parsed by the option's own parser; typed values are checked the same way.
+ * Layers: defaults < environment < explicit values (CLI flags or startMockyard options). Text is parsed
+ * by the option's parser; typed values are checked by the same rules, never turned back into text.
  */
 export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  for (const key of Object.keys(input)) {
+    if (!(key in DEFAULTS)) throw new ConfigError(`unknown option "${key}"`);
+  }
   const out: Record<string, unknown> = { ...DEFAULTS };
   for (const spec of OPTIONS) {
     const fromEnv = env[spec.env];
-    if (fromEnv !== undefined) out[spec.key] = (spec.parse as (r: string) => unknown)(fromEnv);
-    const given = input[spec.key];
+    if (fromEnv !== undefined) out[spec.key] = spec.parse(fromEnv);
+    const given: unknown = input[spec.key];
     if (given === undefined) continue;
-    if (typeof given === 'string') {
-      out[spec.key] = (spec.parse as (r: string) => unknown)(given);
-    } else if (Array.isArray(given) && typeof DEFAULTS[spec.key] !== 'object') {
-      throw new ConfigError(`${spec.key} must not be a list`);
-    } else {
-      // Typed values go through the same checks as their text form.
-      const text =
-        given === null ? 'off' : Array.isArray(given) ? given.join(spec.key === 'latency' ? '-' : ',') : String(given);
-      out[spec.key] = (spec.parse as (r: string) => unknown)(text);
-    }
-  }
-  for (const key of Object.keys(input)) {
-    if (!(key in DEFAULTS)) throw new ConfigError(`unknown option "${key}"`);
+    out[spec.key] = typeof given === 'string' ? spec.parse(given) : spec.check(given);
   }
   return Object.freeze(out) as unknown as Config;
 }
@@ -287,7 +298,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
 export function renderOptionsTable(): string {
   const rows = OPTIONS.map((spec) => {
     const flag = spec.flag.replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|');
-    return `| \`${spec.key}\` | ${flag} | \`${spec.env}\` | ${spec.defaultText.replace(/</g, '&lt;').replace(/>/g, '&gt;')} | ${spec.description.replace(/\|/g, '\\|')} |`;
+    return `| \`${spec.key}\` | ${flag} | \`${spec.env}\` | ${defaultText(spec).replace(/</g, '&lt;').replace(/>/g, '&gt;')} | ${spec.description.replace(/\|/g, '\\|')} |`;
   });
   return ['| option | flag | environment | default | meaning |', '|---|---|---|---|---|', ...rows].join('\n');
 }

@@ -10,6 +10,7 @@ import type { AreaName } from './areas/types.js';
 import type { Config } from './config.js';
 import { fixturesRoot } from './paths.js';
 import { FixtureStore } from './platform/fixture-store.js';
+import { Stores } from './platform/stores.js';
 import { Runtime } from './platform/runtime.js';
 import { watchFixtures, type FixtureWatcher } from './platform/watch.js';
 
@@ -21,7 +22,8 @@ export interface RunningMockyard {
   /** Base URL of each area's own port, when --area-ports is set. */
   areaUrls: Partial<Record<AreaName, string>>;
   app: FastifyInstance;
-  store: FixtureStore;
+  /** The fixture data being served; `stores.current` is the generation new requests get. */
+  stores: Stores;
   config: Config;
   /** Journal, reset and fault state shared by all ports. */
   runtime: Runtime;
@@ -66,24 +68,25 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
 
 export async function startServer(config: Config, progress: Progress = () => {}): Promise<RunningMockyard> {
   await ensureFixtures(config, progress);
-  const store = FixtureStore.open(config.dataDir);
+  const stores = new Stores(FixtureStore.open(config.dataDir));
   const apps: FastifyInstance[] = [];
   const runtime = new Runtime(config);
   let watcher: FixtureWatcher | undefined;
   const close = async () => {
+    runtime.shutdown();
     watcher?.close();
     await watcher?.idle();
     await Promise.all(apps.map((a) => a.close()));
-    store.close();
+    stores.close();
   };
   try {
-    const app = await buildApp(config, store, { runtime });
+    const app = await buildApp(config, stores, { runtime });
     apps.push(app);
     await listen(app, config.host, config.port);
     const areaUrls: Partial<Record<AreaName, string>> = {};
     if (config.areaPorts !== null) {
       for (const [i, area] of AREAS.entries()) {
-        const areaApp = await buildApp(config, store, { only: area, runtime });
+        const areaApp = await buildApp(config, stores, { only: area, runtime });
         apps.push(areaApp);
         await listen(areaApp, config.host, config.areaPorts + i);
         areaUrls[area.name] = urlOf(areaApp, config);
@@ -91,9 +94,9 @@ export async function startServer(config: Config, progress: Progress = () => {})
     }
     if (config.watch) {
       const dirs = [fixturesRoot(), config.dkanCsvDir].filter((d): d is string => d !== null && existsSync(d));
-      watcher = watchFixtures({ dirs, rebuild: () => ensureFixtures(config, progress), store, log: app.log });
+      watcher = watchFixtures({ dirs, rebuild: () => ensureFixtures(config, progress), stores, dataDir: config.dataDir, log: app.log });
     }
-    return { url: urlOf(app, config), areaUrls, app, store, config, runtime, close };
+    return { url: urlOf(app, config), areaUrls, app, stores, config, runtime, close };
   } catch (err) {
     await close();
     throw err;

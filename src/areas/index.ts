@@ -5,5 +5,5 @@ import { appcenterArea } from './appcenter/index.js';
 import { agcoArea } from './agco/index.js';
 import { dkanArea } from './dkan/index.js';
 
-/** In SPEC.md order; --area-ports hands out ports in this order too. */
+/** Areas A to E; --area-ports hands out ports in this order too. */
 export const AREAS: readonly AreaDefinition[] = [archiveArea, marketcheckArea, appcenterArea, agcoArea, dkanArea];

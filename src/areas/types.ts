@@ -1,4 +1,13 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+// What an area is to the platform: a plugin, a catalog, and one way to write an error.
+//
+// Validation policy, for every area: each area's parser is the truth. Fastify's schema validation is
+// off for area routes (see `validatorCompiler` in app.ts) because real services read their parameters
+// in their own ways (PHP brackets, ASP.NET binding, case rules) and answer bad ones in their own error
+// shapes, which JSON Schema cannot express. Route schemas document the parameters for /openapi.json,
+// and test/platform/schema-parser.test.ts proves that schema and parser agree on every parameter.
+// Response schemas document the answers: areas send bytes serialised ahead of time, and the contract
+// tests check those bytes against the real services' contracts.
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AreaName } from '../../fixtures/types.js';
 import type { Config } from '../config.js';
 import type { FixtureStore } from '../platform/fixture-store.js';
@@ -7,12 +16,27 @@ export type { AreaName };
 
 export interface AreaPluginOptions {
   config: Config;
-  store: FixtureStore;
+}
+
+export interface ErrorContext {
+  status: number;
+  /** What went wrong, for a person; undefined asks for the area's natural message for this status here. */
+  message: string | undefined;
+  request: FastifyRequest;
+  /** The error that was thrown, when there was one (an area may carry extra fields on its own errors). */
+  cause?: unknown;
+}
+
+export interface ErrorAnswer {
+  /** Defaults to the status asked for. */
+  status?: number;
+  contentType: string;
+  body: string | Buffer;
+  headers?: Record<string, string | number>;
 }
 
 export interface AreaDefinition {
   name: AreaName;
-  /** The letter SPEC.md uses for the area. */
   letter: 'A' | 'B' | 'C' | 'D' | 'E';
   title: string;
   /** Where the area lives on the shared port. */
@@ -23,23 +47,9 @@ export interface AreaDefinition {
   /** This area's part of GET /__mockyard/fixtures: identifiers a user can try. */
   catalog(store: FixtureStore, config: Config): unknown;
   /**
-   * The error statuses each operation documents, and how to answer one of them with the area's real
-   * body. The platform uses it for `Prefer: code=<status>` and for the server-wide error rate.
+   * How the real service writes an error. The platform sends every error of the area through it: thrown
+   * errors, unknown paths (404), statuses forced by `Prefer: code=` or the error rate, and requests
+   * refused before routing (malformed or over-long URLs).
    */
-  forced: ForcedResponses;
-  /**
-   * Answers a client error that the platform catches before any route runs (a malformed URL, a URL or
-   * query over mockyard's documented limits) in the area's own error shape, with this status.
-   */
-  clientError(request: FastifyRequest, reply: FastifyReply, status: 400 | 414, message: string): FastifyReply;
-}
-
-export interface ForcedResponses {
-  /** operationId -> documented error statuses that can be forced. */
-  statuses: Readonly<Record<string, readonly number[]>>;
-  /**
-   * Sends the area's native response for that status (same body and headers as when it happens naturally),
-   * with the store and config of the app that received the request.
-   */
-  send(request: FastifyRequest, reply: FastifyReply, operationId: string, status: number, context: AreaPluginOptions): FastifyReply;
+  formatError(context: ErrorContext): ErrorAnswer;
 }

@@ -4,14 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { AreaDefinition } from '../areas/types.js';
-import type { Config } from '../config.js';
 import type { JournalFilter } from './journal.js';
-import type { Runtime } from './runtime.js';
 
 export interface AdminRoutesOptions {
   areas: readonly AreaDefinition[];
-  runtime: Runtime;
-  config: Config;
 }
 
 const stringMap = (description?: string) =>
@@ -48,7 +44,7 @@ function filterSchema(areas: readonly AreaDefinition[], withLimit: boolean) {
 
 export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOptions): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { runtime, config } = opts;
+  const { runtime, config } = root;
   const token = config.adminToken === null ? null : Buffer.from(`Bearer ${config.adminToken}`);
   const unauthorized = { 401: ErrorSchema };
   const security = token ? [{ mockyardAdmin: [] }] : undefined;

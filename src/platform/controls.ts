@@ -1,23 +1,18 @@
-// Test controls on every area request: Prefer code/delay/fault, server-wide latency and error rate, and the journal.
+// Test controls on every area request, as named steps: journal, Prefer, delay, fault, forced status.
 import { setTimeout as sleep } from 'node:timers/promises';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AreaDefinition, AreaPluginOptions } from '../areas/types.js';
-import type { FixtureStore } from './fixture-store.js';
+import type { AreaDefinition } from '../areas/types.js';
 import type { Config } from '../config.js';
+import { documentedErrorStatuses, sendAreaError } from './area-errors.js';
 import { dropConnection, malformedPayload, slowPayload } from './faults.js';
 import { PreferError, parsePrefer, type FaultKind, type Preferences } from './prefer.js';
-import { areaOf } from './limits.js';
 import { between } from './prng.js';
 import type { Runtime } from './runtime.js';
 
 export interface ControlsOptions {
-  areas: readonly AreaDefinition[];
-  /** Set when the app serves one area at the root of its own port. */
-  only: AreaDefinition | undefined;
-  runtime: Runtime;
-  config: Config;
-  store: FixtureStore;
+  /** Finds the area a request URL belongs to (undefined for mockyard's own routes). */
+  areaOf: (url: string) => AreaDefinition | undefined;
 }
 
 /** Statuses the error rate picks first, when the operation documents them: what the real service sends under load. */
@@ -36,21 +31,27 @@ export function errorRateStatus(area: AreaDefinition, statuses: readonly number[
   return statuses.find((s) => s >= 400);
 }
 
-function pathOf(url: string): string {
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
-}
-
-function areaResolver(opts: ControlsOptions): (url: string) => AreaDefinition | undefined {
-  const only = opts.only;
-  if (only) {
-    // On an area's own port everything but mockyard's own routes belongs to the area.
-    return (url) => {
-      const p = pathOf(url);
-      return p.startsWith('/__mockyard') || p === '/openapi.json' || p === '/docs' || p.startsWith('/docs/') ? undefined : only;
-    };
-  }
-  return (url) => areaOf(url, opts.areas);
+/** Records the request in the journal when its response is done (or the connection is gone). */
+function journalStep(runtime: Runtime, request: FastifyRequest, reply: FastifyReply, state: RequestState): void {
+  const started = process.hrtime.bigint();
+  const time = Date.now();
+  const id = runtime.journal.nextId();
+  reply.raw.once('close', () => {
+    const noResponse = state.fault === 'reset' || state.fault === 'empty' || !reply.raw.headersSent;
+    runtime.journal.add({
+      id,
+      method: request.method,
+      area: state.area.name,
+      operationId: state.operationId,
+      url: request.url,
+      headers: request.headers,
+      status: noResponse ? null : reply.raw.statusCode,
+      durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+      time,
+      fault: state.fault,
+      forced: state.forced,
+    });
+  });
 }
 
 /**
@@ -58,57 +59,48 @@ function areaResolver(opts: ControlsOptions): (url: string) => AreaDefinition | 
  * body, so when the operation documents a 400 it gets exactly that, with the explanation in a
  * `Mockyard-Error` header; otherwise mockyard's own JSON error.
  */
-function rejectPreference(request: FastifyRequest, reply: FastifyReply, state: RequestState, message: string, context: AreaPluginOptions): FastifyReply {
+function rejectPreference(request: FastifyRequest, reply: FastifyReply, state: RequestState, message: string): FastifyReply {
   reply.header('mockyard-error', message);
-  const documented = state.operationId === null ? [] : (state.area.forced.statuses[state.operationId] ?? []);
-  if (state.operationId !== null && documented.includes(400)) {
-    return state.area.forced.send(request, reply, state.operationId, 400, context);
+  if (state.operationId !== null && documentedErrorStatuses(request).includes(400)) {
+    return sendAreaError(state.area, request, reply, 400);
   }
   return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message });
 }
 
+/** The forced status for this request: `Prefer: code=`, else a draw of the error rate; a string is a refusal. */
+function forcedStatus(request: FastifyRequest, state: RequestState, prefs: Preferences, failDraw: number, config: Config): number | string | undefined {
+  const documented = documentedErrorStatuses(request);
+  if (prefs.code !== undefined && prefs.code >= 400) {
+    if (!documented.includes(prefs.code)) {
+      const list = documented.length > 0 ? documented.join(', ') : 'none';
+      return `Prefer: code=${prefs.code} is not a documented response of ${state.operationId}; the statuses it can be forced to are: ${list}`;
+    }
+    return prefs.code;
+  }
+  if (prefs.code === undefined && failDraw < config.errorRate) return errorRateStatus(state.area, documented);
+  return undefined;
+}
+
 async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<void> {
-  const { runtime, config } = opts;
-  // What forced responses get to read: the store and config of this app.
-  const context: AreaPluginOptions = { config, store: opts.store };
-  app.decorate('runtime', runtime);
-  const areaOf = areaResolver(opts);
+  const { runtime, config } = app;
   const states = new WeakMap<FastifyRequest, RequestState>();
+  // With no control configured and no Prefer header, a request only pays for the journal.
+  const serverWide = config.latency !== null || config.errorRate > 0;
 
   app.addHook('onRequest', async (request, reply) => {
-    const area = areaOf(request.url);
+    const area = opts.areaOf(request.url);
     if (!area) return;
     const operationId = request.routeOptions.schema?.operationId ?? null;
     const state: RequestState = { area, operationId, fault: null, forced: false };
     states.set(request, state);
-
-    if (runtime.journal.capacity > 0) {
-      const started = process.hrtime.bigint();
-      const time = Date.now();
-      const id = runtime.journal.nextId();
-      reply.raw.once('close', () => {
-        const noResponse = state.fault === 'reset' || state.fault === 'empty' || !reply.raw.headersSent;
-        runtime.journal.add({
-          id,
-          method: request.method,
-          area: area.name,
-          operationId,
-          url: request.url,
-          headers: request.headers,
-          status: noResponse ? null : reply.raw.statusCode,
-          durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
-          time,
-          fault: state.fault,
-          forced: state.forced,
-        });
-      });
-    }
+    if (runtime.journal.capacity > 0) journalStep(runtime, request, reply, state);
+    if (!serverWide && request.headers.prefer === undefined) return;
 
     let prefs: Preferences;
     try {
       prefs = parsePrefer(request.headers.prefer);
     } catch (err) {
-      if (err instanceof PreferError) return rejectPreference(request, reply, state, err.message, context);
+      if (err instanceof PreferError) return rejectPreference(request, reply, state, err.message);
       throw err;
     }
     const applied: string[] = [];
@@ -119,7 +111,8 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
 
     const delay = prefs.delay ? between(runtime.latencyRandom, prefs.delay[0], prefs.delay[1]) : latency;
     if (prefs.delay) applied.push(`delay=${delay}`);
-    if (delay > 0) await sleep(delay);
+    // Shutdown ends a pending delay at once: the response goes out now instead of being cut off.
+    if (delay > 0) await sleep(delay, undefined, { signal: runtime.shutdownSignal }).catch(() => undefined);
 
     if (prefs.fault) {
       state.fault = prefs.fault;
@@ -130,32 +123,13 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
       applied.push(`fault=${prefs.fault}`);
     }
 
-    if (operationId === null) {
-      if (applied.length > 0) reply.header('preference-applied', applied.join(', '));
-      return;
-    }
-    const documented = area.forced.statuses[operationId] ?? [];
-    let status: number | undefined;
-    if (prefs.code !== undefined && prefs.code >= 400) {
-      if (!documented.includes(prefs.code)) {
-        const list = documented.length > 0 ? documented.join(', ') : 'none';
-        return rejectPreference(
-          request,
-          reply,
-          state,
-          `Prefer: code=${prefs.code} is not a documented response of ${operationId}; the statuses it can be forced to are: ${list}`,
-          context,
-        );
-      }
-      status = prefs.code;
-      applied.push(`code=${status}`);
-    } else if (prefs.code === undefined && failDraw < config.errorRate) {
-      status = errorRateStatus(area, documented);
-    }
+    const status = operationId === null ? undefined : forcedStatus(request, state, prefs, failDraw, config);
+    if (typeof status === 'string') return rejectPreference(request, reply, state, status);
+    if (status !== undefined && prefs.code === status) applied.push(`code=${status}`);
     if (applied.length > 0) reply.header('preference-applied', applied.join(', '));
     if (status !== undefined) {
       state.forced = true;
-      return area.forced.send(request, reply, operationId, status, context);
+      return sendAreaError(area, request, reply, status);
     }
   });
 
@@ -171,4 +145,8 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
   });
 }
 
-export const controlsPlugin = fp(controls, { name: 'mockyard-controls' });
+export const controlsPlugin = fp(controls, {
+  name: 'mockyard-controls',
+  fastify: '5.x',
+  decorators: { fastify: ['runtime', 'config'] },
+});

@@ -1,98 +1,113 @@
-// The read-only fixture database, shared by all areas; swappable in watch mode.
+// One generation of fixture data: a read-only SQLite database, its generated files, and everything derived from them.
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { DB_FILE } from '../../fixtures/fingerprint.js';
 
-type Listener = () => void;
+export interface StoreSource {
+  db: Database.Database;
+  /** Folder with the generated files of this generation (per area: <filesDir>/<area>). */
+  filesDir: string;
+  fingerprint: string;
+  /** Increases with every generation a running mockyard swaps in. */
+  generation?: number;
+}
 
+/**
+ * Areas read fixture data only through a store, and keep what they derive from it (parsed catalogs,
+ * rendered answers, counts) in the store's `memo`/`lru`, never in module state. A rebuilt database or
+ * a scenario is just another store, so its caches live and die with it.
+ */
 export class FixtureStore {
-  #db: Database.Database;
+  readonly db: Database.Database;
+  readonly filesDir: string;
+  readonly fingerprint: string;
+  readonly generation: number;
   // Bounded: DKAN's SQL text varies with the shape of a query (list lengths, columns, sorts).
   #statements = new LRUCache<string, Database.Statement>({ max: 1000 });
-  #listeners = new Set<Listener>();
-  #filesDir: string;
-  #fingerprint: string;
-  #generation = 0;
+  #derived = new Map<string, unknown>();
+  #users = 0;
+  #retired: (() => void) | null = null;
 
-  private constructor(
-    readonly dataDir: string,
-    db: Database.Database,
-  ) {
-    this.#db = db;
-    [this.#filesDir, this.#fingerprint] = FixtureStore.#readMeta(dataDir, db);
+  constructor(source: StoreSource) {
+    this.db = source.db;
+    this.filesDir = source.filesDir;
+    this.fingerprint = source.fingerprint;
+    this.generation = source.generation ?? 0;
   }
 
-  static open(dataDir: string): FixtureStore {
-    return new FixtureStore(dataDir, FixtureStore.#openDb(dataDir));
-  }
-
-  static #openDb(dataDir: string): Database.Database {
+  /** Opens the fixture database that `npm run fixtures` wrote into dataDir, read-only. */
+  static open(dataDir: string, generation = 0): FixtureStore {
     const db = new Database(path.join(dataDir, DB_FILE), { readonly: true, fileMustExist: true });
     // Reads go through a memory map: a page the OS already caches costs no system call, which keeps a
     // paged query on 1,000,000 rows close to one on 10,000. Mapped pages are the OS's file cache, shared
     // and reclaimable, but they do show in the process's resident size (RssFile).
     db.pragma('mmap_size = 1073741824');
     db.pragma('cache_size = -8192');
-    return db;
-  }
-
-  static #readMeta(dataDir: string, db: Database.Database): [string, string] {
     const rows = db.prepare('SELECT key, value FROM mockyard_meta').all() as { key: string; value: string }[];
     const meta = new Map(rows.map((r) => [r.key, r.value]));
-    return [path.join(dataDir, meta.get('files_dir') ?? 'files'), meta.get('fingerprint') ?? ''];
+    return new FixtureStore({
+      db,
+      filesDir: path.join(dataDir, meta.get('files_dir') ?? 'files'),
+      fingerprint: meta.get('fingerprint') ?? '',
+      generation,
+    });
   }
 
-  get db(): Database.Database {
-    return this.#db;
-  }
-
-  /** Folder with the generated files of this fixture generation (per area: <filesDir>/<area>). */
-  get filesDir(): string {
-    return this.#filesDir;
-  }
-
-  get fingerprint(): string {
-    return this.#fingerprint;
-  }
-
-  /** Increases on every swap; caches keyed by it forget answers from older data. */
-  get generation(): number {
-    return this.#generation;
-  }
-
-  /** A statement prepared once per generation of the database. */
+  /** A statement prepared once per store. */
   prepare(sql: string): Database.Statement {
     let stmt = this.#statements.get(sql);
     if (!stmt) {
-      stmt = this.#db.prepare(sql);
+      stmt = this.db.prepare(sql);
       this.#statements.set(sql, stmt);
     }
     return stmt;
   }
 
-  /** Called after each swap, so areas drop what they derived from the old data. */
-  onSwap(listener: Listener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+  /** A value computed once from this store's data and kept as long as the store lives. */
+  memo<T>(name: string, compute: (store: FixtureStore) => T): T {
+    if (this.#derived.has(name)) return this.#derived.get(name) as T;
+    const value = compute(this);
+    this.#derived.set(name, value);
+    return value;
+  }
+
+  /** A bounded cache of this store's answers, created on first use (its options are read only then). */
+  lru<V extends NonNullable<unknown>>(name: string, options: () => LRUCache.Options<string, V, unknown>): LRUCache<string, V> {
+    return this.memo(`lru:${name}`, () => new LRUCache<string, V>(options()));
+  }
+
+  /** Marks the store as in use by a request; call the returned function when the request is done. */
+  acquire(): () => void {
+    this.#users += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#users -= 1;
+      if (this.#users === 0 && this.#retired) this.#finish();
+    };
   }
 
   /**
-   * Opens the (rebuilt) database and makes it current. Requests already running keep the
-   * statements they hold; better-sqlite3 is synchronous, so none is mid-query at this point.
+   * No new request will get this store: close it, and then call `cleanup` (e.g. to delete its files),
+   * once the last request that holds it is done.
    */
-  swap(): void {
-    const next = FixtureStore.#openDb(this.dataDir);
-    const old = this.#db;
-    this.#db = next;
-    [this.#filesDir, this.#fingerprint] = FixtureStore.#readMeta(this.dataDir, next);
+  retire(cleanup: () => void = () => {}): void {
+    this.#retired = cleanup;
+    if (this.#users === 0) this.#finish();
+  }
+
+  #finish(): void {
+    const cleanup = this.#retired;
+    this.#retired = null;
+    this.#derived.clear();
     this.#statements.clear();
-    this.#generation += 1;
-    for (const listener of this.#listeners) listener();
-    old.close();
+    this.close();
+    cleanup?.();
   }
 
   close(): void {
-    if (this.#db.open) this.#db.close();
+    if (this.db.open) this.db.close();
   }
 }

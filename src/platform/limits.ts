@@ -1,6 +1,7 @@
 // Request bounds checked before routing, answered in the error shape of the area the URL points into.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../areas/types.js';
+import { sendAreaError } from './area-errors.js';
 
 /** Longest request target (path + query) mockyard serves; nginx-fronted services refuse far less. */
 export const MAX_URL_LENGTH = 16 * 1024;
@@ -12,20 +13,31 @@ export const MAX_QUERY_PARAMETERS = 1000;
  */
 export const MAX_HEADER_BYTES = 64 * 1024;
 
-export function areaOf(url: string, areas: readonly AreaDefinition[], only?: AreaDefinition): AreaDefinition | undefined {
-  if (only) return only;
-  return areas.find((a) => url === a.prefix || url.startsWith(`${a.prefix}/`) || url.startsWith(`${a.prefix}?`));
+const pathOf = (url: string): string => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
+
+/** The area a request URL belongs to: by prefix on the shared port; on an area's own port, all but mockyard's routes. */
+export function areaResolver(areas: readonly AreaDefinition[], only?: AreaDefinition): (url: string) => AreaDefinition | undefined {
+  if (only) {
+    return (url) => {
+      const p = pathOf(url);
+      return p.startsWith('/__mockyard') || p === '/openapi.json' || p === '/docs' || p.startsWith('/docs/') ? undefined : only;
+    };
+  }
+  return (url) => areas.find((a) => url === a.prefix || url.startsWith(`${a.prefix}/`) || url.startsWith(`${a.prefix}?`));
 }
 
 function reject(request: FastifyRequest, reply: FastifyReply, area: AreaDefinition | undefined, status: 400 | 414, message: string): FastifyReply {
-  if (area) return area.clientError(request, reply, status, message);
+  if (area) return sendAreaError(area, request, reply, status, message);
   return reply.code(status).send({ statusCode: status, error: status === 414 ? 'URI Too Long' : 'Bad Request', message });
 }
 
 /** Fastify's `frameworkErrors`: errors raised while routing (bad percent-encoding, over-long path parameters). */
-export function frameworkErrorHandler(areas: readonly AreaDefinition[], only?: AreaDefinition) {
+export function frameworkErrorHandler(areaOf: (url: string) => AreaDefinition | undefined) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
-    const area = areaOf(request.url, areas, only);
+    const area = areaOf(request.url);
     if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
       reject(request, reply, area, 414, 'A path segment of the request URL is too long.');
     } else {
@@ -34,12 +46,12 @@ export function frameworkErrorHandler(areas: readonly AreaDefinition[], only?: A
   };
 }
 
-export function installLimits(app: FastifyInstance, areas: readonly AreaDefinition[], only?: AreaDefinition): void {
+export function installLimits(app: FastifyInstance, areaOf: (url: string) => AreaDefinition | undefined): void {
   // A callback hook, not an async one: it runs on every request and almost always just passes.
   app.addHook('onRequest', (request, reply, done) => {
     const url = request.url;
     if (url.length > MAX_URL_LENGTH) {
-      reject(request, reply, areaOf(url, areas, only), 414, `The request URL is ${url.length} characters long; mockyard serves at most ${MAX_URL_LENGTH}.`);
+      reject(request, reply, areaOf(url), 414, `The request URL is ${url.length} characters long; mockyard serves at most ${MAX_URL_LENGTH}.`);
       return;
     }
     const q = url.indexOf('?');
@@ -47,7 +59,7 @@ export function installLimits(app: FastifyInstance, areas: readonly AreaDefiniti
       let params = 1;
       for (let i = q; i < url.length; i++) if (url.charCodeAt(i) === 38 /* & */) params++;
       if (params > MAX_QUERY_PARAMETERS) {
-        reject(request, reply, areaOf(url, areas, only), 400, `The request has ${params} query parameters; mockyard accepts at most ${MAX_QUERY_PARAMETERS}.`);
+        reject(request, reply, areaOf(url), 400, `The request has ${params} query parameters; mockyard accepts at most ${MAX_QUERY_PARAMETERS}.`);
         return;
       }
     }

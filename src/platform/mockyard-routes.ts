@@ -2,13 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AreaDefinition } from '../areas/types.js';
-import type { Config } from '../config.js';
-import type { FixtureStore } from './fixture-store.js';
 
 export interface MockyardRoutesOptions {
   areas: readonly AreaDefinition[];
-  store: FixtureStore;
-  config: Config;
 }
 
 const HealthSchema = Type.Object({
@@ -20,7 +16,7 @@ const HealthSchema = Type.Object({
 const UnavailableSchema = Type.Object({ status: Type.Literal('starting'), message: Type.String() });
 
 export async function mockyardRoutes(app: FastifyInstance, opts: MockyardRoutesOptions): Promise<void> {
-  let catalog: { generation: number; value: Record<string, unknown> } | undefined;
+  const names = opts.areas.map((a) => a.name).join(',');
   app.get(
     '/health',
     {
@@ -31,11 +27,12 @@ export async function mockyardRoutes(app: FastifyInstance, opts: MockyardRoutesO
         response: { 200: HealthSchema, 503: UnavailableSchema },
       },
     },
-    async (_request, reply) => {
-      if (!opts.store.db.open) {
+    async (request, reply) => {
+      const { store } = request;
+      if (!store.db.open) {
         return reply.code(503).send({ status: 'starting', message: 'fixture database is not open' });
       }
-      return { status: 'ok' as const, fixtures: opts.store.fingerprint, generation: opts.store.generation };
+      return { status: 'ok' as const, fixtures: store.fingerprint, generation: store.generation };
     },
   );
 
@@ -49,12 +46,10 @@ export async function mockyardRoutes(app: FastifyInstance, opts: MockyardRoutesO
         response: { 200: Type.Record(Type.String(), Type.Unknown()) },
       },
     },
-    async () => {
-      // One answer per database generation; the areas build their parts from the store each time.
-      if (catalog?.generation !== opts.store.generation) {
-        catalog = { generation: opts.store.generation, value: Object.fromEntries(opts.areas.map((area) => [area.name, area.catalog(opts.store, opts.config)])) };
-      }
-      return catalog.value;
-    },
+    async (request) =>
+      // One answer per store: the areas build their parts from its data.
+      request.store.memo(`mockyard:catalog:${names}`, (store) =>
+        Object.fromEntries(opts.areas.map((area) => [area.name, area.catalog(store, app.config)])),
+      ),
   );
 }

@@ -1,4 +1,4 @@
-// A small seeded PRNG (mulberry32): fault and latency draws must repeat for the same --fault-seed.
+// A small seeded PRNG (mulberry32): fault and latency draws repeat for the same --fault-seed, DKAN rows for the seed.
 export type Random = () => number;
 
 /** Returns a function giving floats in [0, 1), the same sequence for the same seed. */

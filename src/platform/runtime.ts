@@ -1,4 +1,4 @@
-// Runtime state of a running mockyard (journal, fault draws) and the registry behind POST /__mockyard/reset.
+// Runtime state of a running mockyard (journal, fault draws, shutdown) and the registry behind POST /__mockyard/reset.
 import type { Config } from '../config.js';
 import { Journal } from './journal.js';
 import { mulberry32, type Random } from './prng.js';
@@ -7,8 +7,8 @@ type ResetListener = () => void;
 
 /**
  * One per running mockyard, shared by the shared port and every --area-ports app, so the journal
- * sees all of them. Fastify instances carry it as `app.runtime` (decorated before the areas are
- * registered), so an area plugin can hook its own state into reset:
+ * sees all of them. app.ts decorates every Fastify instance with it as `app.runtime` before any
+ * plugin is registered, so an area plugin can hook its own state into reset:
  *
  *   app.runtime.onReset(() => limiter.clear());
  */
@@ -17,6 +17,7 @@ export class Runtime {
   #errorRandom!: Random;
   #latencyRandom!: Random;
   #listeners = new Set<ResetListener>();
+  #shutdown = new AbortController();
 
   constructor(readonly config: Pick<Config, 'journalSize' | 'faultSeed' | 'adminToken'>) {
     this.journal = new Journal(config.journalSize, config.adminToken);
@@ -33,6 +34,15 @@ export class Runtime {
   readonly errorRandom: Random = () => this.#errorRandom();
   /** Draws for latency and `Prefer: delay` ranges. */
   readonly latencyRandom: Random = () => this.#latencyRandom();
+
+  /** Aborted when shutdown starts, so waits on behalf of a request end at once. */
+  get shutdownSignal(): AbortSignal {
+    return this.#shutdown.signal;
+  }
+
+  shutdown(): void {
+    this.#shutdown.abort();
+  }
 
   /** Registers state to forget on reset; returns a function that unregisters it. */
   onReset(listener: ResetListener): () => void {
@@ -53,5 +63,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** mockyard's runtime state; see Runtime. */
     runtime: Runtime;
+    /** The resolved configuration this app serves with. */
+    config: Config;
   }
 }

@@ -1,6 +1,7 @@
 // Watch mode: rebuild the fixture database when its sources change and swap it into the running store.
 import { watch, type FSWatcher } from 'node:fs';
-import type { FixtureStore } from './fixture-store.js';
+import { FixtureStore } from './fixture-store.js';
+import type { Stores } from './stores.js';
 
 export interface WatchLog {
   info(obj: object, message: string): void;
@@ -12,7 +13,8 @@ export interface FixtureWatcherOptions {
   dirs: readonly string[];
   /** Builds the database if the sources changed; `built: false` means nothing to swap. */
   rebuild(): Promise<{ built: boolean; fingerprint: string }>;
-  store: FixtureStore;
+  stores: Stores;
+  dataDir: string;
   log: WatchLog;
   /** Editors save in bursts; wait this long after the last event. */
   debounceMs?: number;
@@ -26,9 +28,8 @@ export interface FixtureWatcher {
 
 /**
  * Requests keep being served throughout: the new database is built next to the old one and
- * swapped in by `store.swap()`; a request that already holds data from the old generation
- * finishes with it, and caches keyed by `store.generation` (or reset in `store.onSwap`) forget
- * the old answers.
+ * swapped in by `stores.swap()`; a request that already holds the old store finishes with it, and
+ * the old store's caches go with it.
  */
 export function watchFixtures(opts: FixtureWatcherOptions): FixtureWatcher {
   let timer: NodeJS.Timeout | undefined;
@@ -40,8 +41,9 @@ export function watchFixtures(opts: FixtureWatcherOptions): FixtureWatcher {
     try {
       const result = await opts.rebuild();
       if (result.built && !closed) {
-        opts.store.swap();
-        opts.log.info({ fingerprint: result.fingerprint, generation: opts.store.generation }, 'fixtures rebuilt and swapped in');
+        const next = FixtureStore.open(opts.dataDir, opts.stores.current.generation + 1);
+        opts.stores.swap(next);
+        opts.log.info({ fingerprint: result.fingerprint, generation: next.generation }, 'fixtures rebuilt and swapped in');
       }
     } catch (err) {
       opts.log.error({ err }, 'fixture rebuild failed; still serving the previous data');

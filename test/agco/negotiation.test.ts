@@ -2,7 +2,8 @@ import Fastify from 'fastify';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { agcoArea } from '../../src/areas/agco/index.js';
-import { negotiate } from '../../src/areas/agco/representation.js';
+import { negotiate, pagedResponseXml } from '../../src/areas/agco/representation.js';
+import type { PagedResponse } from '../../src/areas/agco/schemas.js';
 import { testApp } from '../helpers/app.js';
 import { expectContract } from '../helpers/contract.js';
 import { AUTH, OP, PATH, call, page, type Page } from './helpers.js';
@@ -42,6 +43,24 @@ describe('agco content negotiation', async () => {
     });
   });
 
+  it('XML carries exactly the JSON page, translations filtered the same way, for every kind of filter', async () => {
+    const ids = (await page(app, { limit: 6 })).Entities.map((d) => d.Id);
+    const filters: Record<string, string | number | boolean>[] = [
+      { limit: 3 },
+      { limit: 20, includeTranslations: true, includeDeletedLanguages: true },
+      { limit: 15, includeTranslations: true, languageIds: '1033,1036' },
+      { limit: 10, includeTranslations: true, stringText: '*e*', matchingTranslationsOnly: true, languageIds: '1033,1031' },
+      { limit: 10, includeTranslations: true, stringText: '*e*', matchingTranslationsOnly: false },
+      { includeTranslations: true, stringIds: [...ids].reverse().join(',') },
+      { descriptionText: 'no such description at all' },
+    ];
+    for (const filter of filters) {
+      const json = await page(app, filter);
+      const xml = await call(app, filter, { ...AUTH, accept: 'application/xml' });
+      expect(xml.body, JSON.stringify(filter)).toBe(pagedResponseXml(json as PagedResponse));
+    }
+  });
+
   it('text/json answers JSON with that content type', async () => {
     const res = await call(app, { limit: 3 }, { ...AUTH, accept: 'text/json' });
     expect(res.headers['content-type']).toBe('text/json; charset=utf-8');
@@ -61,6 +80,14 @@ describe('agco content negotiation', async () => {
     expect(negotiate('application/xml;q=0.9, text/json;q=0.95')).toBe('text/json');
     expect(negotiate('text/html, application/xml;q=0.1')).toBe('application/xml');
     expect(negotiate('application/xml;q=0')).toBe('application/json');
+  });
+
+  it('prefers the more specific range at equal q, and maps wildcards to the first format they cover', () => {
+    expect(negotiate('*/*, text/xml')).toBe('text/xml');
+    expect(negotiate('application/*;q=0.5, text/*')).toBe('text/json');
+    expect(negotiate('application/*')).toBe('application/json');
+    expect(negotiate('TEXT/XML')).toBe('text/xml');
+    expect(negotiate('text/xml;q=abc, constructor')).toBe('application/json');
   });
 
   it('errors follow the same negotiation (400 and 401 as XML)', async () => {
@@ -108,19 +135,19 @@ describe('agco content negotiation', async () => {
 });
 
 describe('agco forced responses', async () => {
-  const { app: real, store, config } = await testApp();
-  const tiny = Fastify();
-  tiny.get('/forced/:status', (request, reply) => agcoArea.forced.send(request, reply, OP, Number((request.params as { status: string }).status), { store, config }));
-  await tiny.ready();
+  const { app: real } = await testApp();
+  const force = (status: number, accept?: string) =>
+    real.inject({ url: `${PATH}?limit=1`, headers: { ...AUTH, prefer: `code=${status}`, ...(accept ? { accept } : {}) } });
 
-  it('declares 400 and 401 for the operation', () => {
-    expect(agcoArea.forced.statuses[OP]).toEqual([400, 401]);
+  it('can force exactly the statuses the operation documents, 400 and 401', async () => {
+    const res = await force(418);
+    expect(res.headers['mockyard-error']).toContain('the statuses it can be forced to are: 400, 401');
   });
 
   it.each([400, 401])('forced %i matches the natural error: body shape, headers and content type', async (status) => {
     const natural = status === 401 ? await real.inject({ url: `${PATH}?limit=1` }) : await real.inject({ url: `${PATH}?limit=0`, headers: AUTH });
     for (const accept of ['application/json', 'text/xml']) {
-      const forced = await tiny.inject({ url: `/forced/${status}`, headers: { accept } });
+      const forced = await force(status, accept);
       expectContract(OP, forced);
       expect(forced.statusCode).toBe(status);
       expect(forced.headers['content-type']).toBe(`${accept}; charset=utf-8`);
@@ -130,7 +157,7 @@ describe('agco forced responses', async () => {
         expect((forced.json() as { ErrorCode: number }).ErrorCode).toBe(status);
       }
     }
-    if (status === 401) expect((await tiny.inject({ url: '/forced/401' })).json()).toMatchObject({ UserMessage: (natural.json() as { UserMessage: string }).UserMessage });
+    if (status === 401) expect((await force(401)).json()).toMatchObject({ UserMessage: (natural.json() as { UserMessage: string }).UserMessage });
   });
 });
 

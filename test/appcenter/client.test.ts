@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { appcenterArea } from '../../src/areas/appcenter/index.js';
 import { buildApp } from '../../src/app.js';
 import { FixtureStore } from '../../src/platform/fixture-store.js';
+import { Stores } from '../../src/platform/stores.js';
 import { testApp } from '../helpers/app.js';
 import { contractProblems } from '../helpers/contract.js';
 import { newestFirst, rawReleases, tokenOf } from './helpers.js';
@@ -54,7 +55,7 @@ const bases: Record<string, string> = {};
 beforeAll(async () => {
   bases.shared = `${await app.listen({ port: 0, host: '127.0.0.1' })}/appcenter`;
   // As with --area-ports: the area alone at the root of its own port, the real base URL's shape.
-  const ownStore = FixtureStore.open(config.dataDir);
+  const ownStore = new Stores(FixtureStore.open(config.dataDir));
   ownPort = await buildApp(config, ownStore, { only: appcenterArea });
   ownPort.addHook('onClose', async () => ownStore.close());
   bases.own = await ownPort.listen({ port: 0, host: '127.0.0.1' });

@@ -188,24 +188,19 @@ describe('archive HTML error pages', () => {
   });
 
   it('forces 403, 404 and 503 for downloadItemFile with the same pages and headers as the natural errors', async () => {
-    expect(archiveArea.forced.statuses).toEqual({ downloadItemFile: [403, 404, 503] });
-    const probe = Fastify();
-    probe.get('/forced/:status', (request, reply) =>
-      archiveArea.forced.send(request, reply, 'downloadItemFile', Number((request.params as { status: string }).status), { store, config }),
-    );
-    await probe.ready();
+    const force = (status: number) => app.inject({ url: url(item.identifier, file.name), headers: { prefer: `code=${status}` } });
+    expect((await force(500)).headers['mockyard-error']).toContain('the statuses it can be forced to are: 403, 404, 416, 503');
     const natural = {
       403: await app.inject(url(itemOfStatus(store, 'dark').identifier, 'x.pdf')),
       404: await app.inject(url(item.identifier, 'nope.txt')),
       503: await app.inject(url(itemOfStatus(store, 'unavailable').identifier, 'x.mp3')),
     };
     for (const status of [403, 404, 503] as const) {
-      const forced = await probe.inject(`/forced/${status}`);
+      const forced = await force(status);
       expect(forced.statusCode).toBe(status);
       expect(forced.headers['content-type']).toBe(natural[status].headers['content-type']);
       expect(forced.body).toBe(natural[status].body);
       expectContract('downloadItemFile', forced);
     }
-    await probe.close();
   });
 });

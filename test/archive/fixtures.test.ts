@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
+import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_DATE } from '../../fixtures/build.js';
 import { testApp } from '../helpers/app.js';
@@ -77,6 +78,27 @@ describe('archive fixtures', () => {
         if (MAGIC[ext]) expect(MAGIC[ext](data), `${item.identifier}/${name}`).toBe(true);
       }
     }
+  });
+
+  it('writes ZIPs that unpack to what they name, dated with their mtime in UTC whatever the local zone', () => {
+    let zips = 0;
+    for (const item of okItems(store)) {
+      for (const f of item.record.files.filter((x) => x.name.endsWith('.zip'))) {
+        const data = readDisk(store, item.identifier, f.name);
+        const entries = unzipSync(new Uint8Array(data));
+        expect(Object.keys(entries).length, f.name).toBeGreaterThan(0);
+        for (const [name, bytes] of Object.entries(entries)) {
+          expect(bytes.length, name).toBeGreaterThan(0);
+          // A dataset's ZIP holds copies of its own CSV and JSON.
+          if (item.names.includes(name)) expect(Buffer.from(bytes).equals(readDisk(store, item.identifier, name)), name).toBe(true);
+        }
+        const [time, day] = [data.readUInt16LE(10), data.readUInt16LE(12)];
+        const stamped = Date.UTC((day >> 9) + 1980, ((day >> 5) & 15) - 1, day & 31, time >> 11, (time >> 5) & 63, (time & 31) * 2);
+        expect(stamped / 1000, f.name).toBe(Number(f.mtime) - (Number(f.mtime) % 2));
+        zips++;
+      }
+    }
+    expect(zips).toBeGreaterThan(1);
   });
 
   it('lists every item in the catalog with its files and status', async () => {

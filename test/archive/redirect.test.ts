@@ -3,6 +3,7 @@ import { buildApp } from '../../src/app.js';
 import { archiveArea } from '../../src/areas/archive/index.js';
 import { resolveConfig } from '../../src/config.js';
 import { FixtureStore } from '../../src/platform/fixture-store.js';
+import { Stores } from '../../src/platform/stores.js';
 import { testApp } from '../helpers/app.js';
 import { expectContract } from '../helpers/contract.js';
 import { encodeName, itemOfStatus, md5, okItems } from './helpers.js';
@@ -73,7 +74,7 @@ describe('redirect mode (--archive-redirect)', () => {
 
 // Built like startServer builds an --area-ports app.
 const soloConfig = resolveConfig({ logLevel: 'silent', archiveRedirect: true });
-const own = FixtureStore.open(soloConfig.dataDir);
+const own = new Stores(FixtureStore.open(soloConfig.dataDir));
 const solo = await buildApp(soloConfig, own, { only: archiveArea });
 await solo.ready();
 afterAll(async () => {

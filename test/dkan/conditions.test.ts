@@ -81,7 +81,7 @@ describe('condition syntax', () => {
   it('AND-s top-level conditions', async () => {
     await expectFilter(`${bracket(0, 'measure_id', 'OP_22')}&${bracket(1, 'sample', '500', '>')}`, (r) => r.measure_id === 'OP_22' && num(r.sample)! > 500);
   });
-  it('accepts the whole list as JSON text (SPEC.md form) with the same result as the bracket form', async () => {
+  it('accepts the whole list as JSON text (the JSON-text form) with the same result as the bracket form', async () => {
     const json = JSON.stringify([{ property: 'measure_id', value: 'SEP_1' }, { property: 'sample', value: 1000, operator: '<' }]);
     const a = await ids(`conditions=${enc(json)}`);
     const b = await ids(`${bracket(0, 'measure_id', 'SEP_1')}&${bracket(1, 'sample', '1000', '<')}`);

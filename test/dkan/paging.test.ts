@@ -17,7 +17,7 @@ describe('sorting', () => {
     const r = await rows('limit=50&rowIds=true');
     expect(r.map((x) => Number(x.record_number))).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
   });
-  it('sorts integer columns numerically (SPEC.md sort=<field> desc)', async () => {
+  it('sorts integer columns numerically (shorthand sort=<field> desc)', async () => {
     const r = await rows(`sort=${enc('hospital_overall_rating desc')}&limit=5000&properties[]=hospital_overall_rating`);
     const values = r.map((x) => x.hospital_overall_rating!).filter((v) => v !== '').map(Number);
     expect(values.length).toBeGreaterThan(100);

@@ -4,10 +4,13 @@ import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { resolveConfig, type Config, type ConfigInput } from '../../src/config.js';
 import { FixtureStore } from '../../src/platform/fixture-store.js';
+import { Stores } from '../../src/platform/stores.js';
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The store the app serves (for looking up fixture data in a test). */
   store: FixtureStore;
+  stores: Stores;
   config: Config;
 }
 
@@ -17,12 +20,12 @@ export interface TestApp {
  */
 export async function testApp(options: ConfigInput = {}): Promise<TestApp> {
   const config = resolveConfig({ logLevel: 'silent', ...options });
-  const store = FixtureStore.open(config.dataDir);
-  const app = await buildApp(config, store);
+  const stores = new Stores(FixtureStore.open(config.dataDir));
+  const app = await buildApp(config, stores);
   await app.ready();
   afterAll(async () => {
     await app.close();
-    store.close();
+    stores.close();
   });
-  return { app, store, config };
+  return { app, store: stores.current, stores, config };
 }

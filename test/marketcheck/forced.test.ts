@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { marketcheckArea } from '../../src/areas/marketcheck/index.js';
 import type { ConfigInput } from '../../src/config.js';
 import { testApp } from '../helpers/app.js';
 import { expectContract } from '../helpers/contract.js';
 import { OP, popular } from './helpers.js';
 
-/** The app as production builds it: the platform answers `Prefer: code=<status>` through the area's forced.send. */
+/** The app as production builds it: the platform answers `Prefer: code=<status>` through the area's formatError. */
 async function forcingApp(options: ConfigInput = {}) {
   return (await testApp(options)).app;
 }
@@ -16,8 +15,8 @@ const forced = (app: Awaited<ReturnType<typeof forcingApp>>, status: number) =>
 describe('forced error responses', async () => {
   const app = await forcingApp();
 
-  it('documents 400, 401 and 429 for getPopularCars', () => {
-    expect([...marketcheckArea.forced.statuses[OP]!].sort()).toEqual([400, 401, 429]);
+  it('documents 400, 401 and 429 for getPopularCars', async () => {
+    expect((await forced(app, 418)).headers['mockyard-error']).toContain(`${OP}; the statuses it can be forced to are: 400, 401, 429`);
   });
 
   it('400 and 401 have the natural body shape and content type', async () => {

@@ -1,20 +1,21 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { marketcheckArea } from '../../src/areas/marketcheck/index.js';
-import { Rankings } from '../../src/areas/marketcheck/queries.js';
+import { ranking } from '../../src/areas/marketcheck/queries.js';
 import { buildApp } from '../../src/app.js';
 import { resolveConfig } from '../../src/config.js';
 import { FixtureStore } from '../../src/platform/fixture-store.js';
+import { Stores } from '../../src/platform/stores.js';
 import { expectContract } from '../helpers/contract.js';
 import { OP } from './helpers.js';
 
 describe('marketcheck at the root of its own port (--area-ports)', async () => {
   const config = resolveConfig({ logLevel: 'silent' });
-  const store = FixtureStore.open(config.dataDir);
-  const app = await buildApp(config, store, { only: marketcheckArea });
+  const stores = new Stores(FixtureStore.open(config.dataDir));
+  const app = await buildApp(config, stores, { only: marketcheckArea });
   await app.ready();
   afterAll(async () => {
     await app.close();
-    store.close();
+    stores.close();
   });
 
   it('serves /popular/cars without the prefix and answers unknown paths in its own 404 body', async () => {
@@ -26,14 +27,15 @@ describe('marketcheck at the root of its own port (--area-ports)', async () => {
     expect((missing.json() as { code: number }).code).toBe(404);
   });
 
-  it('forgets cached rankings when watch mode swaps in a rebuilt database', async () => {
-    const rankings = new Rankings(store);
+  it('keeps rankings with the store they came from: a swapped-in database starts with none cached', async () => {
     const q = { carType: 'new', country: 'us', level: 'state', place: 'WA' } as const;
-    const before = rankings.get(q);
-    expect(rankings.get(q)).toBe(before);
-    store.swap();
-    const after = rankings.get(q);
+    const before = ranking(stores.current, q);
+    expect(ranking(stores.current, q)).toBe(before);
+    stores.swap(FixtureStore.open(config.dataDir, 1));
+    const after = ranking(stores.current, q);
     expect(after).not.toBe(before);
     expect(after.equals(before)).toBe(true);
+    const res = await app.inject('/popular/cars?api_key=k&car_type=new&state=WA');
+    expect(res.rawPayload.equals(before)).toBe(true);
   });
 });

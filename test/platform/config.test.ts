@@ -37,6 +37,24 @@ describe('configuration', () => {
     expect(() => resolveConfig(input, {})).toThrow(message);
   });
 
+  it('gives the defaults back when handed the defaults, typed (no value goes through text)', () => {
+    expect(resolveConfig({ ...DEFAULTS }, {})).toEqual(DEFAULTS);
+    expect(resolveConfig({ ...DEFAULTS }, {}).adminToken).toBeNull();
+    expect(resolveConfig({ ...DEFAULTS }, {}).dkanCsvDir).toBeNull();
+  });
+
+  it('checks typed values by the same rules as their text', () => {
+    expect(resolveConfig({ latency: [10, 20], adminToken: 'off', corsOrigins: ['http://a.test'] }, {})).toMatchObject({
+      latency: [10, 20],
+      adminToken: 'off',
+      corsOrigins: ['http://a.test'],
+    });
+    expect(() => resolveConfig({ port: 1.5 }, {})).toThrow(/port must be a whole number/);
+    expect(() => resolveConfig({ latency: [20, 10] }, {})).toThrow(/low-high/);
+    expect(() => resolveConfig({ watch: 1 as unknown as boolean }, {})).toThrow(/watch must be true or false/);
+    expect(() => resolveConfig({ corsOrigins: ['localhost'] }, {})).toThrow(/cors origin/);
+  });
+
   it('rejects a bad environment value too', () => {
     expect(() => resolveConfig({}, { MOCKYARD_SEED: 'x' })).toThrow(/seed must be a whole number/);
   });

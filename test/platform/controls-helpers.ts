@@ -4,20 +4,23 @@ import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { resolveConfig, type Config, type ConfigInput } from '../../src/config.js';
 import { FixtureStore } from '../../src/platform/fixture-store.js';
+import { Stores } from '../../src/platform/stores.js';
 import { FAKE_AREAS } from './fake-areas.js';
 
 export interface ControlsApp {
   app: FastifyInstance;
   config: Config;
   store: FixtureStore;
+  stores: Stores;
   /** Set when built with listen: true. */
   url: string;
 }
 
 export async function controlsApp(options: ConfigInput = {}, listen = false): Promise<ControlsApp> {
   const config = resolveConfig({ logLevel: 'silent', ...options });
-  const store = FixtureStore.open(config.dataDir);
-  const app = await buildApp(config, store, { areas: FAKE_AREAS });
+  const stores = new Stores(FixtureStore.open(config.dataDir));
+  const store = stores.current;
+  const app = await buildApp(config, stores, { areas: FAKE_AREAS });
   let url = '';
   if (listen) {
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -29,7 +32,7 @@ export async function controlsApp(options: ConfigInput = {}, listen = false): Pr
   }
   afterAll(async () => {
     await app.close();
-    store.close();
+    stores.close();
   });
-  return { app, config, store, url };
+  return { app, config, store, stores, url };
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { resolveConfig } from '../../src/config.js';
 import { FixtureStore } from '../../src/platform/fixture-store.js';
+import { Stores } from '../../src/platform/stores.js';
 import { Journal, type JournalEntry } from '../../src/platform/journal.js';
 import { Runtime } from '../../src/platform/runtime.js';
 import { controlsApp } from './controls-helpers.js';
@@ -223,7 +224,7 @@ describe('admin routes', () => {
 describe('--area-ports', () => {
   it('an area on its own port shares the journal and controls with the shared port', async () => {
     const config = resolveConfig({ logLevel: 'silent' });
-    const store = FixtureStore.open(config.dataDir);
+    const store = new Stores(FixtureStore.open(config.dataDir));
     const runtime = new Runtime(config);
     const shared = await buildApp(config, store, { areas: FAKE_AREAS, runtime });
     const own = await buildApp(config, store, { only: fakeArchive, runtime });

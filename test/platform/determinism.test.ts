@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { resolveConfig } from '../../src/config.js';
 import { FixtureStore } from '../../src/platform/fixture-store.js';
+import { Stores } from '../../src/platform/stores.js';
 import { ensureFixtures } from '../../src/server.js';
 import { testApp } from '../helpers/app.js';
 
@@ -16,7 +17,7 @@ async function appOn(dataDir: string, seed: number): Promise<{ app: FastifyInsta
   const config = resolveConfig({ logLevel: 'silent', dataDir, seed }, {});
   await ensureFixtures(config, () => {}, true);
   const store = FixtureStore.open(dataDir);
-  return { app: await buildApp(config, store), store };
+  return { app: await buildApp(config, new Stores(store)), store };
 }
 
 /** One successful request per operation, with identifiers taken from the catalog. */

@@ -48,7 +48,7 @@ describe('watch mode', () => {
     const watched = path.join(tmp, 'watched');
     mkdirSync(watched);
 
-    const { app, store, url } = await controlsApp({ dataDir }, true);
+    const { app, stores, url } = await controlsApp({ dataDir }, true);
     const generation = async () => (await app.inject({ url: '/archive/generation' })).json<{ fingerprint: string; generation: number; computed: number }>();
     const before = await generation();
     expect(before).toMatchObject({ generation: 0, computed: 1 });
@@ -62,7 +62,8 @@ describe('watch mode', () => {
     const watcher = watchFixtures({
       dirs: [watched],
       debounceMs: 50,
-      store,
+      stores,
+      dataDir,
       log: { info: () => {}, error: (obj) => errors.push(obj) },
       rebuild: async () => {
         rebuilds += 1;
@@ -85,7 +86,7 @@ describe('watch mode', () => {
       await new Promise((r) => setTimeout(r, 120));
       await watcher.idle();
       expect(rebuilds).toBe(1);
-      expect(store.generation).toBe(1);
+      expect(stores.current.generation).toBe(1);
 
       const done = await inflight;
       expect(done?.status).toBe(200);
@@ -101,7 +102,7 @@ describe('watch mode', () => {
       await until(() => rebuilds === 2);
       await watcher.idle();
       expect(rebuilds).toBe(2);
-      expect(store.generation).toBe(1);
+      expect(stores.current.generation).toBe(1);
 
       // A failing rebuild is logged and the old data keeps being served.
       fail = true;
@@ -110,7 +111,7 @@ describe('watch mode', () => {
       await until(() => rebuilds === 3);
       await watcher.idle();
       expect(errors).toHaveLength(1);
-      expect(store.generation).toBe(1);
+      expect(stores.current.generation).toBe(1);
       expect((await generation()).fingerprint).toBe(after.fingerprint);
     } finally {
       watcher.close();

@@ -1,18 +1,20 @@
 // AGCO's ApiError body, sent in whichever format the client negotiated.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { apiErrorXml, isXml, mediaTypeOf, sendAs } from './representation.js';
+import { apiErrorXml, contentTypeOf, isXml, mediaTypeOf } from './representation.js';
+import type { ErrorAnswer, ErrorContext } from '../types.js';
 import type { ApiError } from './schemas.js';
+import { HttpError } from '../../platform/error-types.js';
 
 const MORE_INFO = 'https://secure.agco-ats.com/swagger/ui/index#!/StringDefinitions/StringDefinitions_GetDefinitions';
 
 /** A client error that leaves as an ApiError with this status. */
-export class AgcoError extends Error {
+export class AgcoError extends HttpError {
   constructor(
     readonly status: number,
     readonly userMessage: string,
     readonly developerMessage: string = userMessage,
   ) {
-    super(userMessage);
+    super(status, userMessage);
   }
 }
 
@@ -30,10 +32,32 @@ export function apiError(error: AgcoError): ApiError {
   return { ErrorCode: error.status, UserMessage: error.userMessage, DeveloperMessage: error.developerMessage, MoreInfo: MORE_INFO };
 }
 
-export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: AgcoError): FastifyReply {
+/** The ApiError for a status, in the format the client negotiated. */
+export function formatApiError({ status, message, request, cause }: ErrorContext): ErrorAnswer {
+  const error = cause instanceof AgcoError ? cause : new AgcoError(status, message ?? naturalMessage(status, request), message ?? naturalDeveloperMessage(status, request));
   const type = mediaTypeOf(request);
   const body = apiError(error);
-  // Bearer challenges go with every 401, as OWIN's bearer middleware sends them.
-  if (error.status === 401) reply.header('www-authenticate', 'Bearer');
-  return sendAs(reply, type, error.status, isXml(type) ? apiErrorXml(body) : JSON.stringify(body));
+  return {
+    contentType: contentTypeOf(type),
+    body: isXml(type) ? apiErrorXml(body) : JSON.stringify(body),
+    // Bearer challenges go with every 401, as OWIN's bearer middleware sends them.
+    ...(status === 401 ? { headers: { 'www-authenticate': 'Bearer' } } : {}),
+  };
+}
+
+function naturalMessage(status: number, request: FastifyRequest): string {
+  if (status === 401) return UNAUTHORIZED_MESSAGE;
+  if (status === 404) return `No HTTP resource was found that matches the request URI '${request.url.split('?')[0]}'.`;
+  if (status >= 500) return 'An error has occurred.';
+  return 'The request is invalid.';
+}
+
+function naturalDeveloperMessage(status: number, request: FastifyRequest): string {
+  if (status === 404) return `No route ${request.method} ${request.url.split('?')[0]}.`;
+  return naturalMessage(status, request);
+}
+
+export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: AgcoError): FastifyReply {
+  const answer = formatApiError({ status: error.status, message: error.userMessage, request, cause: error });
+  return reply.code(error.status).headers(answer.headers ?? {}).type(answer.contentType).send(answer.body);
 }

@@ -1,6 +1,6 @@
 // Turns the query string into a checked DefinitionFilter, enforcing the operation's rules as 400s.
 import { badRequest } from './errors.js';
-import type { Query } from './schemas.js';
+import { BOOLEAN_PARAMS, QuerySchema, type Query } from './schemas.js';
 import { timestampFromBase64 } from './timestamp.js';
 
 export const DEFAULT_LIMIT = 10;
@@ -65,6 +65,40 @@ function commaList(raw: string): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
+}
+
+const MAX_LIMIT = 2147483647;
+const PARAM_NAMES = new Map(Object.keys(QuerySchema.properties).map((name) => [name.toLowerCase(), name]));
+
+/**
+ * The query string bound as ASP.NET Web API binds it to the action's parameters: names ignore case,
+ * a repeated scalar takes its first value, `True`/`FALSE` are booleans, `limit` is an Int32, and
+ * unknown names are ignored.
+ */
+export function bindQuery(raw: Record<string, string | string[] | undefined>): Query {
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const name = PARAM_NAMES.get(key.toLowerCase());
+    if (name === undefined || value === undefined || name in values) continue;
+    values[name] = Array.isArray(value) ? (value[0] ?? '') : value;
+  }
+  const q: Query = {};
+  for (const [name, value] of Object.entries(values)) {
+    if ((BOOLEAN_PARAMS as readonly string[]).includes(name)) {
+      const v = value.trim().toLowerCase();
+      if (v !== 'true' && v !== 'false') throw badRequest(`The value '${value}' is not valid for ${name}; use true or false.`);
+      (q as Record<string, boolean>)[name] = v === 'true';
+    } else if (name === 'limit') {
+      const n = Number(value.trim());
+      if (!/^\s*\+?\d+\s*$/.test(value) || n < 1 || n > MAX_LIMIT) {
+        throw badRequest(`limit must be a whole number of at least 1; "${value}" is not.`, `limit must be an integer from 1 to ${MAX_LIMIT}.`);
+      }
+      q.limit = n;
+    } else {
+      (q as Record<string, string>)[name] = value;
+    }
+  }
+  return q;
 }
 
 /**

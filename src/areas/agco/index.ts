@@ -1,8 +1,8 @@
 // Area D: AGCO ATS string definitions (GET /api/v2/StringDefinitions).
 import type { AreaDefinition } from '../types.js';
-import { AgcoError, UNAUTHORIZED_MESSAGE, sendApiError } from './errors.js';
+import { formatApiError } from './errors.js';
 import { firstStringIds, listLanguages } from './queries.js';
-import { OPERATION_ID, stringDefinitionRoutes } from './routes.js';
+import { stringDefinitionRoutes } from './routes.js';
 
 /** Shown in the catalog when no --agco-tokens list is set; any non-empty token works then. */
 export const EXAMPLE_TOKENS = ['mockyard-agco-token', 'demo-translator', 'ci-bot'];
@@ -19,15 +19,5 @@ export const agcoArea: AreaDefinition = {
     languages: listLanguages(store),
     stringIds: firstStringIds(store, 50),
   }),
-  forced: {
-    statuses: { [OPERATION_ID]: [400, 401] },
-    send: (request, reply, _operationId, status) => {
-      const error =
-        status === 401
-          ? new AgcoError(401, UNAUTHORIZED_MESSAGE, 'The bearer token was rejected (forced response).')
-          : new AgcoError(status, 'The request is invalid.', `Forced ${status} response.`);
-      return sendApiError(request, reply, error);
-    },
-  },
-  clientError: (request, reply, status, message) => sendApiError(request, reply, new AgcoError(status, message)),
+  formatError: formatApiError,
 };

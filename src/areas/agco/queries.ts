@@ -1,11 +1,11 @@
-// Prepared SQL for StringDefinitions: SQLite builds each definition's JSON, translations included, in one query.
-import { LRUCache } from 'lru-cache';
+// Prepared SQL for StringDefinitions: SQLite builds each definition's JSON in one query; XML reads the rows as columns.
 import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { DefinitionFilter, TextMatch } from './filters.js';
+import type { StringDefinition, StringTranslation } from './schemas.js';
 
-export interface DefinitionPage {
-  /** One JSON object text per definition, in response order. */
-  entities: string[];
+export interface DefinitionPage<T> {
+  /** The definitions in response order. */
+  entities: T[];
   total: number;
 }
 
@@ -39,11 +39,19 @@ const DEFINITION_JSON = `json_object('Id', d.id, 'DescriptionForTranslator', d.d
 const TRANSLATION_JSON = `json_object('AuthorId', t.author_id, 'LanguageId', t.language_id, 'State', t.state,
   'StringId', d.id, 'StringValue', t.value, 'Timestamp', t.ts_b64)`;
 
-/**
- * Order: by Timestamp ascending (unique, like a rowversion), so a client pages by passing the last
- * Timestamp it saw as modifiedAfterTimestamp; with stringIds, in the order the ids were given.
- */
-export function findDefinitions(store: FixtureStore, f: DefinitionFilter): DefinitionPage {
+const DEFINITION_COLUMNS = `d.rowid AS rid, d.id AS Id, d.description AS DescriptionForTranslator,
+  d.do_not_translate AS DoNotTranslate, d.parameter_count AS ParameterCount, d.ts_b64 AS Timestamp`;
+
+/** A filter turned into SQL once, for either rendering of the page. */
+interface Plan {
+  params: Params;
+  /** `WHERE ...` over agco_definitions d, or empty. */
+  filter: string;
+  /** Which translations of a definition are embedded, apart from the link to it; null without includeTranslations. */
+  translations: string[] | null;
+}
+
+function plan(f: DefinitionFilter): Plan {
   const params: Params = {};
   const where: string[] = [];
   const languages = languageConditions(f, params);
@@ -63,46 +71,86 @@ export function findDefinitions(store: FixtureStore, f: DefinitionFilter): Defin
     params.after = f.modifiedAfter;
     where.push('d.ts > @after');
   }
-
-  let select = DEFINITION_JSON;
+  let translations: string[] | null = null;
   if (f.includeTranslations) {
-    const conditions = ['t.def_rowid = d.rowid', ...languages];
-    if (translationMatch && f.matchingTranslationsOnly) conditions.push(translationMatch);
-    select += `, 'Translations', (SELECT json_group_array(json(${TRANSLATION_JSON}) ORDER BY t.language_id)
-      FROM agco_translations t WHERE ${conditions.join(' AND ')})`;
+    translations = [...languages];
+    if (translationMatch && f.matchingTranslationsOnly) translations.push(translationMatch);
   }
-  select += ') AS entity';
+  return { params, filter: where.length > 0 ? `WHERE ${where.join(' AND ')}` : '', translations };
+}
 
+type Read<T> = (sql: string, params: Params) => T[];
+
+/**
+ * The page's definitions, `select` evaluated over each (alias d) and read by `read`, and the total that matched.
+ * Order: by Timestamp ascending (unique, like a rowversion), so a client pages by passing the last
+ * Timestamp it saw as modifiedAfterTimestamp; with stringIds, in the order the ids were given.
+ */
+function selectPage<T>(f: DefinitionFilter, p: Plan, select: string, read: Read<T>, store: FixtureStore): DefinitionPage<T> {
+  const params = { ...p.params };
   if (f.stringIds) {
     params.ids = JSON.stringify(f.stringIds);
     const sql = `SELECT ${select} FROM json_each(@ids) j JOIN agco_definitions d ON d.id = j.value ORDER BY j.key`;
-    const entities = (store.prepare(sql).pluck().all(params) as string[]);
+    const entities = read(sql, params);
     return { entities, total: entities.length };
   }
-
-  const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   params.limit = f.limit;
-  // The page is picked first, so translation JSON is built only for the rows that are returned.
-  const pageSql = `SELECT ${select} FROM (SELECT d.rowid AS rid FROM agco_definitions d ${filter} ORDER BY d.ts LIMIT @limit) p
+  // The page is picked first, so what `select` builds is built only for the rows that are returned.
+  const pageSql = `SELECT ${select} FROM (SELECT d.rowid AS rid FROM agco_definitions d ${p.filter} ORDER BY d.ts LIMIT @limit) p
     JOIN agco_definitions d ON d.rowid = p.rid ORDER BY d.ts`;
-  const entities = store.prepare(pageSql).pluck().all(params) as string[];
+  const entities = read(pageSql, params);
   if (entities.length < f.limit) return { entities, total: entities.length };
-  const countParams = { ...params };
-  delete countParams.limit;
+  const countParams = { ...p.params };
   if (!f.stringText) delete countParams.languageIds;
-  return { entities, total: countDefinitions(store, `SELECT count(*) FROM agco_definitions d ${filter}`, countParams) };
+  const total = countDefinitions(store, `SELECT count(*) FROM agco_definitions d ${p.filter}`, countParams);
+  return { entities, total };
+}
+
+/** The page with one JSON object text per definition, built by SQLite, translations included. */
+export function findDefinitions(store: FixtureStore, f: DefinitionFilter): DefinitionPage<string> {
+  const p = plan(f);
+  let select = DEFINITION_JSON;
+  if (p.translations) {
+    const conditions = ['t.def_rowid = d.rowid', ...p.translations];
+    select += `, 'Translations', (SELECT json_group_array(json(${TRANSLATION_JSON}) ORDER BY t.language_id)
+      FROM agco_translations t WHERE ${conditions.join(' AND ')})`;
+  }
+  const read: Read<string> = (sql, params) => store.prepare(sql).pluck().all(params) as string[];
+  return selectPage(f, p, `${select})`, read, store);
+}
+
+type DefinitionRow = Omit<StringDefinition, 'DoNotTranslate'> & { rid: number; DoNotTranslate: number };
+type TranslationRow = StringTranslation & { rid: number };
+
+/** The same page as objects, for renderings other than JSON: the same rows, read as columns. */
+export function findDefinitionObjects(store: FixtureStore, f: DefinitionFilter): DefinitionPage<StringDefinition> {
+  const p = plan(f);
+  const read: Read<DefinitionRow> = (sql, params) => store.prepare(sql).all(params) as DefinitionRow[];
+  const page = selectPage(f, p, DEFINITION_COLUMNS, read, store);
+  const byRowid = new Map<number, StringDefinition>();
+  const entities = page.entities.map(({ rid, DoNotTranslate, ...d }) => {
+    const entity: StringDefinition = { ...d, DoNotTranslate: DoNotTranslate === 1 };
+    if (p.translations) entity.Translations = [];
+    byRowid.set(rid, entity);
+    return entity;
+  });
+  if (p.translations && entities.length > 0) {
+    const params = { ...p.params, rids: JSON.stringify([...byRowid.keys()]) };
+    const conditions = ['t.def_rowid IN (SELECT value FROM json_each(@rids))', ...p.translations];
+    const sql = `SELECT t.def_rowid AS rid, t.author_id AS AuthorId, t.language_id AS LanguageId, t.state AS State,
+      d.id AS StringId, t.value AS StringValue, t.ts_b64 AS Timestamp
+      FROM agco_translations t JOIN agco_definitions d ON d.rowid = t.def_rowid
+      WHERE ${conditions.join(' AND ')} ORDER BY t.def_rowid, t.language_id`;
+    const rows = store.prepare(sql).all(params) as TranslationRow[];
+    for (const { rid, ...t } of rows) byRowid.get(rid)!.Translations!.push(t);
+  }
+  return { entities, total: page.total };
 }
 
 // Counting scans every match while a page stops after `limit` rows; the data is read-only, so counts are kept.
-const counts = new WeakMap<FixtureStore, LRUCache<string, number>>();
-
 function countDefinitions(store: FixtureStore, sql: string, params: Params): number {
-  let cache = counts.get(store);
-  if (!cache) {
-    cache = new LRUCache<string, number>({ max: 2000 });
-    counts.set(store, cache);
-  }
-  const key = `${store.generation}\0${sql}\0${JSON.stringify(params, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
+  const cache = store.lru<number>('agco:counts', () => ({ max: 2000 }));
+  const key = `${sql}\0${JSON.stringify(params, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
   let total = cache.get(key);
   if (total === undefined) {
     total = store.prepare(sql).pluck().get(params) as number;

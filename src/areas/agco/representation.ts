@@ -1,33 +1,21 @@
 // Content negotiation as ASP.NET Web API does it: JSON by default, text/json, or DataContract-style XML.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { XMLBuilder } from 'fast-xml-parser';
+import Negotiator from 'negotiator';
 import type { ApiError, PagedResponse, StringDefinition } from './schemas.js';
 
 export const MEDIA_TYPES = ['application/json', 'text/json', 'application/xml', 'text/xml'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
-const WILDCARDS: Record<string, MediaType> = { '*/*': 'application/json', 'application/*': 'application/json', 'text/*': 'text/json' };
-
-/** The best of the four formats for an Accept header (highest q first, then header order); JSON otherwise. */
+/**
+ * The best of the four formats for an Accept header; JSON when none is acceptable. negotiator ranks as Web API's
+ * DefaultContentNegotiator does: q-value, then the more specific range, then header order; a wildcard takes the
+ * first of MEDIA_TYPES it covers, so any type and application/anything give JSON and text/anything gives text/json.
+ */
 export function negotiate(accept: string | undefined): MediaType {
   if (!accept) return 'application/json';
-  const ranges = accept
-    .split(',')
-    .map((part, index) => {
-      const [type = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-      const q = params.find((p) => p.startsWith('q='));
-      const quality = q === undefined ? 1 : Number(q.slice(2));
-      return { type, quality: Number.isFinite(quality) ? quality : 0, index };
-    })
-    .filter((r) => r.quality > 0)
-    .sort((a, b) => b.quality - a.quality || a.index - b.index);
-  for (const r of ranges) {
-    if ((MEDIA_TYPES as readonly string[]).includes(r.type)) return r.type as MediaType;
-    // Own keys only: an Accept of `constructor` must not find Object.prototype's members.
-    const wild = Object.hasOwn(WILDCARDS, r.type) ? WILDCARDS[r.type] : undefined;
-    if (wild) return wild;
-  }
-  return 'application/json';
+  const best = new Negotiator({ headers: { accept } }).mediaType([...MEDIA_TYPES]) as MediaType | undefined;
+  return best ?? 'application/json';
 }
 
 export const isXml = (type: MediaType) => type.endsWith('/xml');
@@ -87,9 +75,11 @@ export function apiErrorXml(error: ApiError): string {
   }) as string;
 }
 
+export const contentTypeOf = (type: MediaType): string => `${type}; charset=utf-8`;
+
 /** Sends a body already rendered for the negotiated type, with that type as Content-Type. */
 export function sendAs(reply: FastifyReply, type: MediaType, status: number, body: string): FastifyReply {
-  return reply.code(status).type(`${type}; charset=utf-8`).send(body);
+  return reply.code(status).type(contentTypeOf(type)).send(body);
 }
 
 export function mediaTypeOf(request: FastifyRequest): MediaType {

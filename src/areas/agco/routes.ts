@@ -1,13 +1,13 @@
 // GET /api/v2/StringDefinitions: schema, auth, thin handler, and the area's own 404 and error handling.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { LRUCache } from 'lru-cache';
+import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { AreaPluginOptions } from '../types.js';
-import { AgcoError, badRequest, sendApiError, unauthorized } from './errors.js';
-import { parseFilter, type DefinitionFilter } from './filters.js';
-import { findDefinitions } from './queries.js';
+import { sendApiError, unauthorized } from './errors.js';
+import { bindQuery, parseFilter, type DefinitionFilter } from './filters.js';
+import { findDefinitionObjects, findDefinitions } from './queries.js';
 import { isXml, mediaTypeOf, pagedResponseXml, sendAs, type MediaType } from './representation.js';
-import { ApiErrorSchema, BOOLEAN_PARAMS, HeadersSchema, PagedResponseSchema, QuerySchema, type PagedResponse, type Query } from './schemas.js';
+import { ApiErrorSchema, HeadersSchema, PagedResponseSchema, QuerySchema } from './schemas.js';
 
 export const OPERATION_ID = 'StringDefinitions_GetDefinitions';
 
@@ -16,62 +16,29 @@ let segment = 0;
 const ignoreCase = (word: string): string =>
   `:ci${segment++}(${[...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`)).join('')})`;
 
-const PARAMETER_NAMES = new Map(Object.keys(QuerySchema.properties).map((name) => [name.toLowerCase(), name]));
-
-/**
- * ASP.NET Web API's query binding: parameter names ignore letter case (LIMIT=1 is limit) and a scalar given
- * more than once takes the first value (limit=1&limit=3 is 1). Rewrites the parsed query in place, in the
- * order the raw query string gives the values.
- */
-function bindLikeAspNet(query: Record<string, unknown>, url: string): void {
-  const i = url.indexOf('?');
-  if (i < 0) return;
-  const bound: Record<string, string> = {};
-  for (const [key, value] of new URLSearchParams(url.slice(i + 1))) {
-    const name = PARAMETER_NAMES.get(key.toLowerCase()) ?? key;
-    if (!(name in bound)) bound[name] = value;
-  }
-  for (const key of Object.keys(query)) delete query[key];
-  Object.assign(query, bound);
-}
-
 const inAllFormats = <T>(schema: T, description: string) => ({
   description,
   content: Object.fromEntries(['application/json', 'text/json', 'application/xml', 'text/xml'].map((t) => [t, { schema }])),
 });
 
-/** The rule a value broke, for Fastify's schema-validation errors on the query string. */
-function validationMessage(error: FastifyError, query: Record<string, unknown>): AgcoError {
-  const first = error.validation?.[0];
-  const param = first?.instancePath.replace(/^\//, '').split('/')[0] ?? '';
-  const raw = query[param];
-  const shown = Array.isArray(raw) ? raw.join(',') : String(raw ?? '');
-  if (param === 'limit') return badRequest(`limit must be a whole number of at least 1; "${shown}" is not.`, error.message);
-  if ((BOOLEAN_PARAMS as readonly string[]).includes(param)) {
-    return badRequest(`The value '${shown}' is not valid for ${param}; use true or false.`, error.message);
-  }
-  if (param) return badRequest(`The value '${shown}' is not valid for ${param}.`, error.message);
-  return badRequest('The request is invalid.', error.message);
-}
-
 export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
-  const { store, config } = opts;
-  const tokens = new Set(config.agcoTokens);
+  const tokens = new Set(opts.config.agcoTokens);
 
-  // Fixture data only changes on a swap, so a rendered page stays right until then; clients poll the same queries.
-  const pages = new LRUCache<string, string>({ max: 500, maxSize: 16 * 1024 * 1024, sizeCalculation: (body) => body.length || 1 });
-  const forget = store.onSwap(() => pages.clear());
-  app.addHook('onClose', async () => {
-    forget();
-  });
-  const render = (filter: DefinitionFilter, type: MediaType): string => {
+  const render = (store: FixtureStore, filter: DefinitionFilter, type: MediaType): string => {
+    // Fixture data is read-only, so a rendered page stays right as long as its store; clients poll the same queries.
+    const pages = store.lru<string>('agco:pages', () => ({ max: 500, maxSize: 16 * 1024 * 1024, sizeCalculation: (body) => body.length || 1 }));
     const key = `${type} ${JSON.stringify(filter, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
     let body = pages.get(key);
     if (body === undefined) {
-      const page = findDefinitions(store, filter);
-      const metadata = `{"TotalCount":${page.total},"Limit":${filter.limit},"Offset":0}`;
-      const json = `{"Entities":[${page.entities.join(',')}],"Metadata":${metadata}}`;
-      body = isXml(type) ? pagedResponseXml(JSON.parse(json) as PagedResponse) : json;
+      if (isXml(type)) {
+        const page = findDefinitionObjects(store, filter);
+        const metadata = { TotalCount: page.total, Limit: filter.limit, Offset: 0 };
+        body = pagedResponseXml({ Entities: page.entities, Metadata: metadata });
+      } else {
+        const page = findDefinitions(store, filter);
+        const metadata = `{"TotalCount":${page.total},"Limit":${filter.limit},"Offset":0}`;
+        body = `{"Entities":[${page.entities.join(',')}],"Metadata":${metadata}}`;
+      }
       pages.set(key, body);
     }
     return body;
@@ -89,31 +56,6 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
     }
   });
 
-  // ASP.NET binds True/FALSE as booleans; Ajv only coerces lower-case true/false.
-  app.addHook('preValidation', async (request) => {
-    const query = request.query as Record<string, unknown>;
-    bindLikeAspNet(query, request.url);
-    for (const name of BOOLEAN_PARAMS) {
-      const value = query[name];
-      if (typeof value === 'string') query[name] = value.trim().toLowerCase();
-    }
-  });
-
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AgcoError) return sendApiError(request, reply, error);
-    if (error.validation) return sendApiError(request, reply, validationMessage(error, request.query as Record<string, unknown>));
-    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      return sendApiError(request, reply, new AgcoError(error.statusCode, 'The request is invalid.', error.message));
-    }
-    request.log.error({ err: error }, 'agco request failed');
-    return sendApiError(request, reply, new AgcoError(500, 'An error has occurred.', 'An error has occurred.'));
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
-    return sendApiError(request, reply, new AgcoError(404, `No HTTP resource was found that matches the request URI '${path}'.`, `No route ${request.method} ${path}.`));
-  });
-
   const options = (hide: boolean) => ({
     schema: {
       operationId: OPERATION_ID,
@@ -122,7 +64,7 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
       summary: 'Get a paged response of Global String Definitions.',
       description:
         'Entities are ordered by Timestamp ascending (page on with modifiedAfterTimestamp=<last Timestamp>); with stringIds, in the order given. ' +
-        'Requires Authorization: Bearer <token>. Answers JSON, text/json or XML by Accept. Path and parameter names ignore letter case.',
+        'Requires Authorization: Bearer <token>. Answers JSON, text/json or XML by Accept. The path and parameter names ignore letter case.',
       querystring: QuerySchema,
       headers: HeadersSchema,
       response: {
@@ -133,9 +75,9 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
       ...(hide ? { hide: true } : {}),
     },
   });
-  const handler = async (request: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply) => {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const type = mediaTypeOf(request);
-    return sendAs(reply, type, 200, render(parseFilter(request.query), type));
+    return sendAs(reply, type, 200, render(request.store, parseFilter(bindQuery(request.query as Record<string, string | string[]>)), type));
   };
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   typed.get('/api/v2/StringDefinitions', options(false), handler);

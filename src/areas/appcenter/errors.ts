@@ -1,6 +1,8 @@
 // App Center's gateway error body: {message, statusCode, code}, with a per-request correlation id.
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { HttpError } from '../../platform/error-types.js';
 
 export interface GatewayError {
   message: string;
@@ -16,23 +18,28 @@ const KINDS: Record<number, { code: string; text: string }> = {
   404: { code: 'Not Found', text: 'Not found' },
 };
 
-export class AppCenterError extends Error {
+export class AppCenterError extends HttpError {
   constructor(
-    readonly statusCode: 400 | 401 | 404,
+    statusCode: 400 | 401 | 404,
     /** Replaces the default text before the correlation id (e.g. which parameter was wrong). */
     readonly detail?: string,
   ) {
-    super(detail ?? KINDS[statusCode]!.text);
+    super(statusCode, detail ?? KINDS[statusCode]!.text);
   }
 }
 
+/** The gateway's code for other statuses is the reason phrase without spaces, e.g. "InternalServerError". */
+function kindOf(statusCode: number): { code: string; text: string } {
+  const known = KINDS[statusCode];
+  if (known) return known;
+  const reason = STATUS_CODES[statusCode] ?? 'Error';
+  return { code: reason.replace(/[^A-Za-z]/g, ''), text: reason };
+}
+
 export function errorBody(statusCode: number, detail?: string): GatewayError {
-  const kind = KINDS[statusCode] ?? KINDS[400]!;
+  const kind = kindOf(statusCode);
   // Platform messages end in a full stop already; the gateway adds its own before the correlation id.
   const text = (detail ?? kind.text).replace(/\.$/, '');
   return { message: `${text}. Correlation ID: ${randomUUID()}`, statusCode, code: kind.code };
 }
 
-export function sendError(reply: FastifyReply, statusCode: number, detail?: string): FastifyReply {
-  return reply.code(statusCode).type('application/json; charset=utf-8').send(errorBody(statusCode, detail));
-}

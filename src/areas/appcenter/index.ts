@@ -1,5 +1,5 @@
 import type { AreaDefinition } from '../types.js';
-import { sendError } from './errors.js';
+import { AppCenterError, errorBody } from './errors.js';
 import { catalogData } from './queries.js';
 import { appcenterRoutes } from './routes.js';
 
@@ -11,9 +11,9 @@ export const appcenterArea: AreaDefinition = {
   upstream: 'https://api.appcenter.ms',
   plugin: appcenterRoutes,
   catalog: catalogData,
-  forced: {
-    statuses: { releases_list: [400, 401, 404] },
-    send: (_request, reply, _operationId, status) => sendError(reply, status),
-  },
-  clientError: (_request, reply, status, message) => sendError(reply, status, message),
+  formatError: ({ status, message, cause }) => ({
+    contentType: 'application/json; charset=utf-8',
+    // An AppCenterError without detail asks for the gateway's plain text for its status.
+    body: JSON.stringify(errorBody(status, cause instanceof AppCenterError ? cause.detail : message)),
+  }),
 };

@@ -1,5 +1,4 @@
 // Prepared SQL of the App Center area; no request or reply in here.
-import { LRUCache } from 'lru-cache';
 import type { FixtureStore } from '../../platform/fixture-store.js';
 
 export type Access =
@@ -37,16 +36,10 @@ export interface ReleaseFilter {
 // Cap for LIMIT: SQLite wants an integer it can hold; no app has this many releases.
 const MAX_TOP = 1_000_000;
 
-// Fixture data is read-only, so a list for the same filter is the same bytes until the next swap.
-const cache = new LRUCache<string, Buffer>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (b) => b.length + 64 });
-let cacheFor: { store: FixtureStore; generation: number } | null = null;
-
 /** The JSON array of BasicReleaseDetailsResponse items, newest first (uploaded_at, then id), as bytes. */
 export function listReleasesJson(store: FixtureStore, f: ReleaseFilter): Buffer {
-  if (cacheFor?.store !== store || cacheFor.generation !== store.generation) {
-    cache.clear();
-    cacheFor = { store, generation: store.generation };
-  }
+  // Fixture data is read-only, so a list for the same filter is the same bytes as long as the store lives.
+  const cache = store.lru<Buffer>('appcenter:releases', () => ({ maxSize: 16 * 1024 * 1024, sizeCalculation: (b) => b.length + 64 }));
   const key = `${f.appId}|${f.publishedOnly ? 1 : 0}|${f.testerUserId ?? ''}|${f.releaseId ?? ''}|${f.top ?? ''}`;
   let bytes = cache.get(key);
   if (!bytes) {

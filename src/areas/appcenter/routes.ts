@@ -1,8 +1,6 @@
-// releases_list: auth and app lookup before validation (as the gateway does), then one query.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AreaPluginOptions } from '../types.js';
-import { AppCenterError, sendError } from './errors.js';
+// releases_list: auth and app lookup before the query parameters (as the gateway does), then one query.
+import type { FastifyInstance } from 'fastify';
+import { AppCenterError } from './errors.js';
 import { listReleasesJson, resolveAccess } from './queries.js';
 import {
   GatewayErrorSchema,
@@ -11,6 +9,7 @@ import {
   ReleasesQuerySchema,
   ReleasesResponseSchema,
   type ReleasesParams,
+  type ReleasesQuery,
 } from './schemas.js';
 
 const EXPECTED: Record<string, string> = {
@@ -24,32 +23,44 @@ function invalid(name: string, raw: unknown): AppCenterError {
   return new AppCenterError(400, `The value '${shown}' is not valid for query parameter '${name}' (expected ${EXPECTED[name] ?? 'a single value'})`);
 }
 
-/** Turns a schema-validation error into App Center's 400 naming the offending parameter. */
-function fromValidation(error: FastifyError, request: FastifyRequest): AppCenterError {
-  const first = error.validation?.[0];
-  const name = first?.instancePath.replace(/^\//, '').split('/')[0] || String(first?.params?.missingProperty ?? 'request');
-  const raw = (request.query as Record<string, unknown> | undefined)?.[name];
-  return invalid(name, raw);
+type RawQuery = Record<string, string | string[] | undefined>;
+
+/** One value of a parameter, or undefined when it is absent; a repeated parameter is not valid. */
+function single(query: RawQuery, name: string): string | undefined {
+  const raw = query[name];
+  if (Array.isArray(raw)) throw invalid(name, raw);
+  return raw;
 }
 
-export async function appcenterRoutes(app: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
-  const { store } = opts;
-  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const access = new WeakMap<FastifyRequest, { userId: number; appId: number }>();
+const NUMBER = /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 
-  typed.setNotFoundHandler((_request, reply) => sendError(reply, 404));
-  typed.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppCenterError) return sendError(reply, error.statusCode, error.detail);
-    if (error.validation) {
-      const e = fromValidation(error, request);
-      return sendError(reply, 400, e.detail);
-    }
-    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return sendError(reply, error.statusCode, error.message);
-    request.log.error({ err: error }, 'appcenter request failed');
-    return sendError(reply, 500);
-  });
+function numberParam(query: RawQuery, name: string, check: (n: number) => boolean = Number.isFinite): number | undefined {
+  const raw = single(query, name);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!NUMBER.test(raw) || !check(n)) throw invalid(name, raw);
+  return n;
+}
 
-  typed.get(
+/** The releases_list query as the gateway binds it (see ReleasesQuerySchema for what each means). */
+export function parseReleasesQuery(query: RawQuery): ReleasesQuery {
+  const out: ReleasesQuery = {};
+  const published = single(query, 'published_only');
+  if (published !== undefined) {
+    if (published !== 'true' && published !== 'false') throw invalid('published_only', published);
+    out.published_only = published === 'true';
+  }
+  const scope = single(query, 'scope');
+  if (scope !== undefined) out.scope = scope;
+  const top = numberParam(query, 'top', (n) => Number.isInteger(n) && n >= 1);
+  if (top !== undefined) out.top = top;
+  const releaseId = numberParam(query, 'releaseId');
+  if (releaseId !== undefined) out.releaseId = releaseId;
+  return out;
+}
+
+export async function appcenterRoutes(app: FastifyInstance): Promise<void> {
+  app.get(
     '/v0.1/apps/:owner_name/:app_name/releases',
     {
       schema: {
@@ -64,21 +75,17 @@ export async function appcenterRoutes(app: FastifyInstance, opts: AreaPluginOpti
         headers: ReleasesHeadersSchema,
         response: { 200: ReleasesResponseSchema, 400: GatewayErrorSchema, 401: GatewayErrorSchema, 404: GatewayErrorSchema },
       },
-      // Before validation, so a bad token or unknown app wins over a bad query parameter, as upstream.
-      preValidation: async (request) => {
-        const header = request.headers['x-api-token'];
-        const token = Array.isArray(header) ? header[0] : header;
-        const { owner_name, app_name } = request.params as ReleasesParams;
-        const found = resolveAccess(store, token, owner_name, app_name);
-        if (found.kind === 'unauthorized') throw new AppCenterError(401);
-        if (found.kind === 'not-found') throw new AppCenterError(404);
-        access.set(request, found);
-      },
     },
     async (request, reply) => {
-      const { published_only, scope, top, releaseId } = request.query;
-      if (top !== undefined && !(Number.isInteger(top) && top >= 1)) throw invalid('top', top);
-      const caller = access.get(request)!;
+      const { store } = request;
+      // A bad token or unknown app wins over a bad query parameter, as upstream.
+      const header = request.headers['x-api-token'];
+      const token = Array.isArray(header) ? header[0] : header;
+      const { owner_name, app_name } = request.params as ReleasesParams;
+      const caller = resolveAccess(store, token, owner_name, app_name);
+      if (caller.kind === 'unauthorized') throw new AppCenterError(401);
+      if (caller.kind === 'not-found') throw new AppCenterError(404);
+      const { published_only, scope, top, releaseId } = parseReleasesQuery(request.query as RawQuery);
       const json = listReleasesJson(store, {
         appId: caller.appId,
         publishedOnly: published_only === true,
@@ -87,7 +94,7 @@ export async function appcenterRoutes(app: FastifyInstance, opts: AreaPluginOpti
         top: top ?? null,
       });
       // Items were serialised against the response schema when the fixtures were built.
-      return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
+      return reply.type('application/json; charset=utf-8').send(json);
     },
   );
 }

@@ -12,7 +12,7 @@ export type ReleasesParams = Static<typeof ReleasesParamsSchema>;
 export const ReleasesQuerySchema = Type.Object({
   published_only: Type.Optional(Type.Boolean({ description: 'When true, drop releases that were uploaded but never distributed (releases distributed only to groups deleted since are kept).' })),
   scope: Type.Optional(Type.String({ description: 'tester: only releases distributed to a live group the caller belongs to. Other values: no scope.' })),
-  top: Type.Optional(Type.Number({ description: 'Maximum number of releases to return (a whole number, at least 1).' })),
+  top: Type.Optional(Type.Integer({ minimum: 1, description: 'Maximum number of releases to return.' })),
   releaseId: Type.Optional(Type.Number({ description: 'Return only the release with this id (empty array when the app has none).' })),
 });
 export type ReleasesQuery = Static<typeof ReleasesQuerySchema>;

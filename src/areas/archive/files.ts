@@ -6,7 +6,8 @@ import send from '@fastify/send';
 import { sendErrorPage } from './errors.js';
 import type { FileRow } from './queries.js';
 
-// Stock nginx mime.types for the extensions archive.org items carry, plus the two IA adds (torrent, csv).
+// nginx's conf/mime.types (the data nodes run nginx/1.24) for the extensions archive.org items carry, plus IA's
+// csv, srt, epub, torrent. Not the mime-types package: it disagrees with nginx on xml, js, bmp, ico, m4a, gz, tar.
 const MIME: Record<string, string> = {
   html: 'text/html', htm: 'text/html', css: 'text/css', xml: 'text/xml', txt: 'text/plain', csv: 'text/csv',
   srt: 'text/plain', gif: 'image/gif', jpeg: 'image/jpeg', jpg: 'image/jpeg', png: 'image/png', svg: 'image/svg+xml',

@@ -1,6 +1,6 @@
 import type { AreaDefinition } from '../types.js';
 import type { FixtureStore } from '../../platform/fixture-store.js';
-import { sendErrorPage } from './errors.js';
+import { HTML, errorPage } from './errors.js';
 import { catalogItems, type CatalogItem } from './queries.js';
 import { archiveRoutes } from './routes.js';
 
@@ -16,9 +16,6 @@ export const archiveArea: AreaDefinition = {
   upstream: 'https://archive.org',
   plugin: archiveRoutes,
   catalog,
-  forced: {
-    statuses: { downloadItemFile: [403, 404, 503] },
-    send: (_request, reply, _operationId, status) => sendErrorPage(reply, status),
-  },
-  clientError: (_request, reply, status) => sendErrorPage(reply, status),
+  // archive.org's pages carry no message: the status picks the page.
+  formatError: ({ status }) => ({ contentType: HTML, body: errorPage(status) }),
 };

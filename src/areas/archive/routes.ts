@@ -1,6 +1,6 @@
 // /metadata and /download as archive.org answers them, plus the data-node path used in redirect mode.
 import path from 'node:path';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { SwaggerTransform } from '@fastify/swagger';
 import type { AreaPluginOptions } from '../types.js';
@@ -58,17 +58,10 @@ const FILE_RESPONSE_SCHEMA = { querystring: DownloadQuerySchema, headers: Downlo
 
 export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const { store, config } = opts;
+  const { config } = opts;
   // '' when the area has its own port, '/archive' on the shared one.
   const prefix = app.prefix;
-  const itemDir = (identifier: string) => path.join(store.filesDir, 'archive', identifier);
-
-  app.setNotFoundHandler((_request, reply) => sendErrorPage(reply, 404));
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error({ err: error }, 'archive request failed');
-    return sendErrorPage(reply, status);
-  });
+  const itemDir = (request: FastifyRequest, identifier: string) => path.join(request.store.filesDir, 'archive', identifier);
 
   app.get(
     '/metadata/:identifier',
@@ -82,7 +75,7 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
         response: { 200: ItemMetadataSchema },
       },
     },
-    async (request, reply) => sendJsonText(reply, itemRecordJson(store, request.params.identifier) ?? '{}'),
+    async (request, reply) => sendJsonText(reply, itemRecordJson(request.store, request.params.identifier) ?? '{}'),
   );
 
   app.get(
@@ -100,7 +93,7 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
       config: { swaggerTransform: wildcardInDocs('path') },
     },
     async (request, reply) => {
-      const record = itemRecordJson(store, request.params.identifier);
+      const record = itemRecordJson(request.store, request.params.identifier);
       const segments = request.params['*'].split('/').filter((s) => s !== '');
       if (record === undefined) return sendJsonText(reply, '{}');
       if (segments.length === 0) return sendJsonText(reply, record);
@@ -110,9 +103,9 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
   );
 
   const serve = async (request: FastifyRequest, reply: FastifyReply, identifier: string, name: string) => {
-    const found = resolveDownload(store, identifier, name);
+    const found = resolveDownload(request.store, identifier, name);
     if (!found.ok) return sendErrorPage(reply, found.status);
-    return sendItemFile(request, reply, itemDir(identifier), found.file);
+    return sendItemFile(request, reply, itemDir(request, identifier), found.file);
   };
 
   app.get(
@@ -133,7 +126,7 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
     async (request, reply) => {
       const { identifier, '*': name } = request.params;
       if (!config.archiveRedirect) return serve(request, reply, identifier, name);
-      const found = resolveDownload(store, identifier, name);
+      const found = resolveDownload(request.store, identifier, name);
       // Like the front end: the data node itself refuses dark items, so those are redirected too.
       if (!found.ok && found.status !== 403) return sendErrorPage(reply, found.status);
       const node = found.item!.node;
@@ -156,11 +149,11 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
     },
     async (request, reply) => {
       const { node, identifier, '*': name } = request.params;
-      const found = resolveDownload(store, identifier, name);
+      const found = resolveDownload(request.store, identifier, name);
       // An item lives on one node directory only; elsewhere it does not exist.
       if (found.item && String(found.item.node) !== node) return sendErrorPage(reply, 404);
       if (!found.ok) return sendErrorPage(reply, found.status);
-      return sendItemFile(request, reply, itemDir(identifier), found.file);
+      return sendItemFile(request, reply, itemDir(request, identifier), found.file);
     },
   );
 }

@@ -1,4 +1,4 @@
-// The datasets, resources and columns in the fixture database, read once per database generation.
+// The datasets, resources and columns in the fixture database, read once per store.
 import { displaySql, quoteIdent, type DkanColumnDef, type DkanColumnType } from '../../../fixtures/dkan/layout.js';
 import type { FixtureStore } from '../../platform/fixture-store.js';
 
@@ -21,7 +21,6 @@ export interface Resource {
 }
 
 export interface Catalog {
-  generation: number;
   datasets: { id: string; title: string; resources: Resource[] }[];
   byDataset: Map<string, Resource[]>;
   byDistribution: Map<string, Resource>;
@@ -82,21 +81,14 @@ function load(store: FixtureStore): Catalog {
     byDataset.set(res.datasetId, list);
   }
   return {
-    generation: store.generation,
     datasets: datasets.map((d) => ({ id: d.id, title: d.title, resources: byDataset.get(d.id) ?? [] })),
     byDataset,
     byDistribution,
   };
 }
 
-const catalogs = new WeakMap<FixtureStore, Catalog>();
-
 export function catalogOf(store: FixtureStore): Catalog {
-  const cached = catalogs.get(store);
-  if (cached && cached.generation === store.generation) return cached;
-  const fresh = load(store);
-  catalogs.set(store, fresh);
-  return fresh;
+  return store.memo('dkan:catalog', load);
 }
 
 export function resourceAt(store: FixtureStore, datasetId: string, index: string): Resource | undefined {

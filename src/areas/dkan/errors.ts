@@ -1,4 +1,5 @@
 // DKAN's error bodies (JsonResponseTrait): {message, status, timestamp[, data]}; "No resource found" carries only message.
+import { HttpError } from '../../platform/error-types.js';
 
 export interface SchemaErrorData {
   keyword: string;
@@ -16,12 +17,12 @@ export interface DkanErrorBody {
 /** PHP's date("c"): second precision with an explicit offset. */
 export const phpTimestamp = (now = new Date()): string => now.toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
-export class DkanError extends Error {
+export class DkanError extends HttpError {
   constructor(
-    readonly statusCode: number,
+    statusCode: number,
     readonly body: DkanErrorBody,
   ) {
-    super(body.message);
+    super(statusCode, body.message);
   }
 }
 

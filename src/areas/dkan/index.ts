@@ -1,8 +1,7 @@
 import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { AreaDefinition } from '../types.js';
 import { catalogOf } from './datasets.js';
-import { phpTimestamp } from './errors.js';
-import { dkanRoutes, FORCED_STATUSES, forcedError } from './routes.js';
+import { dkanRoutes, formatDkanError } from './routes.js';
 
 export { BENCHMARK_WORKLOAD, benchmarkPath, benchmarkValues, sqlForRequest } from './queries.js';
 
@@ -28,12 +27,5 @@ export const dkanArea: AreaDefinition = {
   upstream: 'https://data.medicaid.gov/api/1',
   plugin: dkanRoutes,
   catalog: (store) => catalog(store),
-  forced: {
-    statuses: FORCED_STATUSES,
-    send: (request, reply, operationId, status, { store }) => {
-      const err = forcedError(request, operationId, status, store);
-      return reply.code(err.statusCode).header('content-type', 'application/json; charset=utf-8').send(err.body);
-    },
-  },
-  clientError: (_request, reply, status, message) => reply.code(status).type('application/json').send({ message, status, timestamp: phpTimestamp() }),
+  formatError: formatDkanError,
 };

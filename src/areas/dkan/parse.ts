@@ -357,7 +357,7 @@ function checkAlias(alias: unknown, pointer: string): string {
   return escaped;
 }
 
-/** The SPEC.md form of conditions: the whole list as JSON text. */
+/** The JSON-text form of conditions (a product decision, test/contracts/NOTES.md): the whole list as JSON text. */
 function conditionsInput(raw: unknown): unknown {
   const text = typeof raw === 'string' ? raw : Array.isArray(raw) && raw.length > 0 && raw.every((r) => typeof r === 'string') ? (raw[raw.length - 1] as string) : undefined;
   if (text === undefined) return raw;
@@ -473,9 +473,10 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
     limit,
     offset: integer(sent.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER)!,
     count: flag(sent.count, 'count', true),
-    results: flag(sent.results, 'results', true),
-    // AbstractQueryController::buildDatastoreQuery forces the schema for CSV (its header comes from it).
-    schema: format === 'csv' ? true : flag(sent.schema, 'schema', true),
+    // Both buildDatastoreQuery()s overwrite a flag before validation: the download routes never send
+    // `results` (QueryDownloadController.php 68), the CSV format always has a schema (AbstractQueryController.php 229-232).
+    results: ctx.download ? false : flag(sent.results, 'results', true),
+    schema: format === 'csv' && !ctx.download ? true : flag(sent.schema, 'schema', true),
     keys: flag(sent.keys, 'keys', true),
     format,
     aggregate: false,
@@ -589,7 +590,7 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
   const conditions = conditionsInput(sent.conditions);
   if (conditions !== undefined && conditions !== '') q.where = r.conditions(conditions, 'conditions', 0);
 
-  // Sorts (DKAN form), then SPEC.md's `sort=<field> [asc|desc]`.
+  // Sorts (DKAN form), then the shorthand `sort=<field> [asc|desc]` (a product decision, test/contracts/NOTES.md).
   const sorts = sent.sorts === undefined || sent.sorts === '' ? [] : (asList(sent.sorts) ?? (isPlainObject(sent.sorts) ? [sent.sorts] : undefined));
   if (!sorts) throw schemaError('type', 'sorts', 'The attribute must be an array of {property, order}.');
   const sortKeys: { alias: string | undefined; property: string; order: unknown; pointer: string }[] = [];
@@ -648,7 +649,7 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
   // The echo: the query as sent (after type coercion), then resources, then defaults, then properties.
   const echo = coerceEcho(sent, q, conditions);
   if (ctx.resource) echo.resources = [{ id: ctx.resource.distributionId, alias: 't' }];
-  if (format === 'csv') echo.schema = true;
+  if (format === 'csv' && !ctx.download) echo.schema = true;
   if (ctx.download) echo.results = false;
   withDefaults(echo, q, ctx.download);
   if (!rowIds && phpEmpty(echo.properties)) echo.properties = r.primary.resource.columns.map((c) => c.name);

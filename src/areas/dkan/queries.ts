@@ -28,127 +28,114 @@ const JSON_TYPE = 'application/json';
 const CSV_TYPE = 'text/csv; charset=utf-8';
 const CSV_HEADERS = { 'content-disposition': 'attachment; filename="data.csv"' };
 
-export class DkanQueries {
-  #responses: LRUCache<string, Answer> | null;
-  #counts = new LRUCache<string, number>({ max: 10_000 });
-  // The schema key depends only on the resource and the selected columns; most queries select all.
-  #schemas = new LRUCache<string, string>({ max: 1_000 });
-  #generation: number;
-  /** Stops listening for database swaps (when the app closes). */
-  readonly close: () => void;
-
-  constructor(
-    private readonly store: FixtureStore,
-    private readonly config: Config,
-  ) {
-    this.#generation = store.generation;
-    this.#responses =
+/**
+ * Answers of one store, kept while it lives: whole answers by URL and by the echoed query, counts by
+ * SQL, and schema keys by resources.
+ */
+function cachesOf(store: FixtureStore, config: Config) {
+  return store.memo('dkan:caches', () => ({
+    responses:
       config.dkanCacheSize > 0
         ? new LRUCache<string, Answer>({ max: config.dkanCacheSize, maxSize: 32 * 1024 * 1024, sizeCalculation: (a) => a.body.length + 64 })
-        : null;
-    this.close = store.onSwap(() => this.#reset());
-  }
+        : null,
+    counts: new LRUCache<string, number>({ max: 10_000 }),
+    schemas: new LRUCache<string, string>({ max: 1_000 }),
+  }));
+}
 
-  #reset(): void {
-    this.#generation = this.store.generation;
-    this.#responses?.clear();
-    this.#counts.clear();
-    this.#schemas.clear();
-  }
+type Caches = ReturnType<typeof cachesOf>;
 
-  /** A stored answer for exactly this request URL, before any parsing. */
-  cached(url: string): Answer | undefined {
-    if (this.#generation !== this.store.generation) this.#reset();
-    return this.#responses?.get(`u:${url}`);
-  }
+/** A stored answer for exactly this request URL, before any parsing. */
+export function cachedAnswer(store: FixtureStore, config: Config, url: string): Answer | undefined {
+  return cachesOf(store, config).responses?.get(`u:${url}`);
+}
 
-  /**
-   * The answer to a checked query. `url` (GET only) also keys the cache, so a repeated request skips parsing;
-   * the echo is the query as sent with the resources filled in, so it identifies the answer.
-   */
-  run(q: DkanQuery, url: string | null): Answer {
-    const echo = JSON.stringify(q.echo);
-    const key = `q:${echo}`;
-    let answer = this.#responses?.get(key);
-    if (!answer) {
-      answer = q.sources.length === 0 ? this.#empty(q, echo) : q.format === 'csv' ? this.#csv(q) : this.#json(q, echo);
-      this.#responses?.set(key, answer);
+/**
+ * The answer to a checked query. `url` (GET only) also keys the cache, so a repeated request skips parsing;
+ * the echo is the query as sent with the resources filled in, so it identifies the answer.
+ */
+export function runQuery(store: FixtureStore, config: Config, q: DkanQuery, url: string | null): Answer {
+  const caches = cachesOf(store, config);
+  const echo = JSON.stringify(q.echo);
+  const key = `q:${echo}`;
+  let answer = caches.responses?.get(key);
+  if (!answer) {
+    answer = q.sources.length === 0 ? emptyAnswer(q, echo) : q.format === 'csv' ? csvAnswer(store, config, q) : jsonAnswer(store, caches, q, echo);
+    caches.responses?.set(key, answer);
+  }
+  if (url !== null) caches.responses?.set(`u:${url}`, answer);
+  return answer;
+}
+
+/** The download routes: the header row, then every row in pages (QueryDownloadController). */
+export function downloadQuery(store: FixtureStore, config: Config, q: DkanQuery): StreamAnswer {
+  const headers = { ...CSV_HEADERS, 'x-accel-buffering': 'no', 'cache-control': 'max-age=3600, public' };
+  if (q.sources.length === 0 || !q.schema) {
+    // getHeaderRow needs the schema; DKAN writes its exception message as the only CSV row.
+    return { contentType: CSV_TYPE, headers, body: Readable.from([csvLine(['Could not generate header for CSV.'])]) };
+  }
+  // Large pages: a sorted query sorts the table once per page.
+  const batch = 20_000;
+  const plan = planQuery({ ...q, format: 'csv', limit: batch });
+  const statement = store.prepare(plan.rowsSql).raw(true);
+  const fixed = plan.rowsParams.slice(0, -2);
+  const header = csvLine(csvHeader(q, config.dkanCsvHeaders));
+  const end = q.limit === null ? Infinity : q.offset + q.limit;
+  // Pages of rows, each read by its own statement run: an open SQLite cursor would block the connection
+  // for every other request while the client reads, and a million-row download never sits in memory.
+  function* pages(): Generator<string> {
+    yield header;
+    for (let offset = q.offset; offset < end; offset += batch) {
+      const rows = statement.all([...fixed, Math.min(batch, end - offset), offset]) as unknown[][];
+      if (rows.length > 0) yield rows.map(csvLine).join('');
+      if (rows.length < batch) return;
     }
-    if (url !== null) this.#responses?.set(`u:${url}`, answer);
-    return answer;
   }
+  return { contentType: CSV_TYPE, headers, body: Readable.from(pages()) };
+}
 
-  /** The download routes: the header row, then every row as SQLite steps through them (QueryDownloadController). */
-  download(q: DkanQuery): StreamAnswer {
-    const headers = { ...CSV_HEADERS, 'x-accel-buffering': 'no', 'cache-control': 'max-age=3600, public' };
-    if (q.sources.length === 0 || !q.schema) {
-      // getHeaderRow needs the schema; DKAN writes its exception message as the only CSV row.
-      return { contentType: CSV_TYPE, headers, body: Readable.from([csvLine(['Could not generate header for CSV.'])]) };
+function countOf(store: FixtureStore, caches: Caches, plan: Plan): number {
+  const key = `${plan.countSql}\0${JSON.stringify(plan.countParams)}`;
+  let n = caches.counts.get(key);
+  if (n === undefined) {
+    n = store.prepare(plan.countSql).pluck(true).get(plan.countParams) as number;
+    caches.counts.set(key, n);
+  }
+  return n;
+}
+
+function jsonAnswer(store: FixtureStore, caches: Caches, q: DkanQuery, echo: string): Answer {
+  const plan = planQuery(q);
+  let body = '{';
+  if (q.results) body += `"results":${store.prepare(plan.rowsSql).pluck(true).get(plan.rowsParams) as string},`;
+  if (q.count) body += `"count":${countOf(store, caches, plan)},`;
+  if (q.schema) {
+    const key = `${q.sources.map((s) => s.resource.distributionId).join('\0')}\0${q.rowIds}`;
+    let schema = caches.schemas.get(key);
+    if (schema === undefined) {
+      schema = schemaJson(q);
+      caches.schemas.set(key, schema);
     }
-    // Large pages: a sorted query sorts the table once per page.
-    const batch = 20_000;
-    const plan = planQuery({ ...q, format: 'csv', limit: batch });
-    const statement = this.store.prepare(plan.rowsSql).raw(true);
-    const fixed = plan.rowsParams.slice(0, -2);
-    const header = csvLine(csvHeader(q, this.config.dkanCsvHeaders));
-    const end = q.limit === null ? Infinity : q.offset + q.limit;
-    // Pages of rows, each read by its own statement run: an open SQLite cursor would block the connection
-    // for every other request while the client reads, and a million-row download never sits in memory.
-    function* pages(): Generator<string> {
-      yield header;
-      for (let offset = q.offset; offset < end; offset += batch) {
-        const rows = statement.all([...fixed, Math.min(batch, end - offset), offset]) as unknown[][];
-        if (rows.length > 0) yield rows.map(csvLine).join('');
-        if (rows.length < batch) return;
-      }
-    }
-    const body = Readable.from(pages());
-    return { contentType: CSV_TYPE, headers, body };
+    body += `"schema":${schema},`;
   }
+  body += `"query":${echo}}`;
+  return { contentType: JSON_TYPE, body: Buffer.from(body) };
+}
 
-  #count(plan: Plan): number {
-    const key = `${plan.countSql}\0${JSON.stringify(plan.countParams)}`;
-    let n = this.#counts.get(key);
-    if (n === undefined) {
-      n = this.store.prepare(plan.countSql).pluck(true).get(plan.countParams) as number;
-      this.#counts.set(key, n);
-    }
-    return n;
-  }
+/** No resource named on /datastore/query: DKAN's Query service answers nothing found. */
+function emptyAnswer(q: DkanQuery, echo: string): Answer {
+  if (q.format === 'csv') return { contentType: CSV_TYPE, body: Buffer.alloc(0), headers: CSV_HEADERS };
+  const parts = [q.results ? '"results":[]' : '', q.count ? '"count":0' : '', q.schema ? '"schema":{}' : '', `"query":${echo}`];
+  return { contentType: JSON_TYPE, body: Buffer.from(`{${parts.filter(Boolean).join(',')}}`) };
+}
 
-  #json(q: DkanQuery, echo: string): Answer {
-    const plan = planQuery(q);
-    let body = '{';
-    if (q.results) body += `"results":${this.store.prepare(plan.rowsSql).pluck(true).get(plan.rowsParams) as string},`;
-    if (q.count) body += `"count":${this.#count(plan)},`;
-    if (q.schema) {
-      const key = `${q.sources.map((s) => s.resource.distributionId).join('\0')}\0${q.rowIds}`;
-      let schema = this.#schemas.get(key);
-      if (schema === undefined) {
-        schema = schemaJson(q);
-        this.#schemas.set(key, schema);
-      }
-      body += `"schema":${schema},`;
-    }
-    body += `"query":${echo}}`;
-    return { contentType: JSON_TYPE, body: Buffer.from(body) };
-  }
-
-  /** No resource named on /datastore/query: DKAN's Query service answers nothing found. */
-  #empty(q: DkanQuery, echo: string): Answer {
-    if (q.format === 'csv') return { contentType: CSV_TYPE, body: Buffer.alloc(0), headers: CSV_HEADERS };
-    const parts = [q.results ? '"results":[]' : '', q.count ? '"count":0' : '', q.schema ? '"schema":{}' : '', `"query":${echo}`];
-    return { contentType: JSON_TYPE, body: Buffer.from(`{${parts.filter(Boolean).join(',')}}`) };
-  }
-
-  /** QueryController's CSV: header and rows of the page; no rows give an empty body (CSVResponse of []). */
-  #csv(q: DkanQuery): Answer {
-    const plan = planQuery(q);
-    const rows = q.results ? (this.store.prepare(plan.rowsSql).raw(true).all(plan.rowsParams) as unknown[][]) : [];
-    if (rows.length === 0) return { contentType: CSV_TYPE, body: Buffer.alloc(0), headers: CSV_HEADERS };
-    const header = csvHeader(q, this.config.dkanCsvHeaders);
-    return { contentType: CSV_TYPE, body: Buffer.from([header, ...rows].map(csvLine).join('')), headers: CSV_HEADERS };
-  }
+/** QueryController's CSV: header and rows of the page; no rows give an empty body (CSVResponse of []). */
+function csvAnswer(store: FixtureStore, config: Config, q: DkanQuery): Answer {
+  const plan = planQuery(q);
+  const rows = q.results ? (store.prepare(plan.rowsSql).raw(true).all(plan.rowsParams) as unknown[][]) : [];
+  if (rows.length === 0) return { contentType: CSV_TYPE, body: Buffer.alloc(0), headers: CSV_HEADERS };
+  const header = csvHeader(q, config.dkanCsvHeaders);
+  return { contentType: CSV_TYPE, body: Buffer.from([header, ...rows].map(csvLine).join('')), headers: CSV_HEADERS };
 }
 
 /**

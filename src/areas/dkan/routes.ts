@@ -2,17 +2,19 @@
 // JSON body), hand it to the query module, send its bytes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AreaPluginOptions } from '../types.js';
+import type { FixtureStore } from '../../platform/fixture-store.js';
+import type { AreaPluginOptions, ErrorAnswer, ErrorContext } from '../types.js';
 import { resourceAt, resourceById, type Resource } from './datasets.js';
-import { badRequest, DkanError, distributionNotFound, noResourceFound, notImported, phpTimestamp, routeNotFound, schemaError } from './errors.js';
+import { badRequest, DkanError, distributionNotFound, noResourceFound, notImported, phpTimestamp, routeNotFound } from './errors.js';
 import { parseBody, parseQueryString, readQuery } from './parse.js';
-import { DkanQueries, type Answer, type StreamAnswer } from './queries.js';
+import { cachedAnswer, downloadQuery, runQuery, type Answer, type StreamAnswer } from './queries.js';
 import { inlineDefinitions, querySchema, resourceQuerySchema } from './query-schema.js';
 import {
   DatasetIndexParamsSchema,
   DistributionParamsSchema,
   DownloadQuerystringSchema,
   downloadResponses,
+  MultiDownloadQuerystringSchema,
   MultiQuerystringSchema,
   QuerystringSchema,
   responses,
@@ -37,9 +39,6 @@ export const OPS = {
   schema: 'datastore-query-schema-get',
 } as const;
 
-// DKAN reads the raw query string the way PHP does, and the raw body; Fastify's validation would reject both.
-const noValidation = () => () => true;
-
 function send(reply: FastifyReply, answer: Answer | StreamAnswer): FastifyReply {
   reply.code(200).header('content-type', answer.contentType);
   if (answer.headers) reply.headers(answer.headers);
@@ -51,51 +50,30 @@ const rawQuery = (url: string): string => {
   return i < 0 ? '' : url.slice(i + 1);
 };
 
-type Resolve = (params: Record<string, string>) => Resource | undefined;
+type Resolve = (store: FixtureStore, params: Record<string, string>) => Resource | undefined;
 
 export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { store, config } = opts;
-  const queries = new DkanQueries(store, config);
-  app.addHook('onClose', async () => {
-    queries.close();
-  });
+  const { config } = opts;
 
   // DKAN reads the body as JSON whatever its Content-Type says (AbstractQueryController::getJson).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  app.setNotFoundHandler((request, reply) => {
-    const err = routeNotFound(request.method, request.url);
-    reply.code(err.statusCode).send(err.body);
-  });
-
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    if (error instanceof DkanError) return reply.code(error.statusCode).send(error.body);
-    const status = error.statusCode ?? 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'dkan query failed');
-      return reply.code(500).send({ message: 'An internal error occurred.', status: 500, timestamp: phpTimestamp() });
-    }
-    const err = status === 413 || status === 415 ? new DkanError(status, { message: error.message, status, timestamp: phpTimestamp() }) : schemaError('type', '', error.message);
-    return reply.code(err.statusCode).send(err.body);
-  });
-
-  const byId = (id: string) => resourceById(store, id);
   const read = (request: FastifyRequest, resource: Resource | undefined, download: boolean) =>
     readQuery(request.method === 'POST' ? parseBody(request.body) : parseQueryString(rawQuery(request.url)), {
       ...(resource ? { resource } : {}),
-      byId,
+      byId: (id) => resourceById(request.store, id),
       maxLimit: config.dkanMaxLimit,
       download,
     });
 
-  const datasetIndex: Resolve = ({ datasetId = '', index = '' }) => {
+  const datasetIndex: Resolve = (store, { datasetId = '', index = '' }) => {
     const resource = resourceAt(store, datasetId, index);
     if (!resource) throw noResourceFound(datasetId, index);
     return resource;
   };
-  const distribution: Resolve = ({ distributionId = '' }) => {
+  const distribution: Resolve = (store, { distributionId = '' }) => {
     const resource = resourceById(store, distributionId);
     if (!resource) throw distributionNotFound(distributionId);
     return resource;
@@ -121,26 +99,26 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
       summary,
       ...(params ? { params } : {}),
       ...(method === 'GET'
-        ? { querystring: download ? DownloadQuerystringSchema : multi ? MultiQuerystringSchema : QuerystringSchema }
+        ? { querystring: download ? (multi ? MultiDownloadQuerystringSchema : DownloadQuerystringSchema) : multi ? MultiQuerystringSchema : QuerystringSchema }
         : { body: multi ? bodies.multi : bodies.resource }),
       response: download ? downloadResponses : responses,
     };
     app.route({
       method,
       url: path,
-      validatorCompiler: noValidation,
       schema,
       handler: async (request, reply) => {
+        const { store } = request;
         const cacheable = method === 'GET' && !download;
         if (cacheable) {
-          const hit = queries.cached(request.url);
+          const hit = cachedAnswer(store, config, request.url);
           if (hit) return send(reply, hit);
         }
-        const q = read(request, resolve(request.params as Record<string, string>), download);
-        if (!download) return send(reply, queries.run(q, cacheable ? request.url : null));
+        const q = read(request, resolve(store, request.params as Record<string, string>), download);
+        if (!download) return send(reply, runQuery(store, config, q, cacheable ? request.url : null));
         // QueryDownloadController::formatResponse streams CSV only.
         if (q.format !== 'csv') throw badRequest('Streaming not currently available for JSON responses');
-        return send(reply, queries.download(q));
+        return send(reply, downloadQuery(store, config, q));
       },
     });
   };
@@ -164,13 +142,6 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
   );
 }
 
-/** Status codes each operation can be forced to: its natural 400 and 404. */
-export const FORCED_STATUSES: Record<string, readonly number[]> = Object.fromEntries(
-  Object.values(OPS)
-    .filter((op) => op !== OPS.schema)
-    .map((op) => [op, [400, 404]]),
-);
-
 /** The first resource id a /datastore/query request names, for its forced errors. */
 function firstResourceId(request: FastifyRequest): string {
   try {
@@ -183,16 +154,28 @@ function firstResourceId(request: FastifyRequest): string {
   }
 }
 
-/** The natural 400 and 404 bodies of an operation, for forced errors. */
-export function forcedError(request: FastifyRequest, operationId: string, status: number, store?: AreaPluginOptions['store']): DkanError {
-  // Forced statuses are applied after routing, so the path parameters are always there.
+/**
+ * DKAN's error body for a status. Without a message: the natural one of the request's operation (the
+ * missing resource for 404, a resource still importing for 400), or DKAN's route 404 off the routes.
+ */
+export function formatDkanError({ status, message, request, cause }: ErrorContext): ErrorAnswer {
+  const contentType = 'application/json; charset=utf-8';
+  if (cause instanceof DkanError) return { contentType, body: JSON.stringify(cause.body) };
+  if (status >= 500) return { contentType, body: JSON.stringify({ message: 'An internal error occurred.', status: 500, timestamp: phpTimestamp() }) };
+  if (message !== undefined) return { contentType, body: JSON.stringify({ message, status, timestamp: phpTimestamp() }) };
   const params = (request.params ?? {}) as Record<string, string | undefined>;
-  if (params.datasetId !== undefined || operationId === OP_DATASET_INDEX) {
-    const datasetId = params.datasetId ?? '';
+  let err: DkanError;
+  if (params.datasetId !== undefined) {
     const index = params.index ?? '0';
-    if (status === 404) return noResourceFound(datasetId, index);
-    return notImported((store && resourceAt(store, datasetId, index)?.distributionId) || datasetId);
+    err = status === 404 ? noResourceFound(params.datasetId, index) : notImported(resourceAt(request.store, params.datasetId, index)?.distributionId || params.datasetId);
+  } else if (params.distributionId !== undefined) {
+    err = status === 404 ? distributionNotFound(params.distributionId) : notImported(params.distributionId);
+  } else if (request.routeOptions.url?.endsWith('/datastore/query') || request.routeOptions.url?.endsWith('/datastore/query/download')) {
+    // /datastore/query names its resources in the query.
+    const id = firstResourceId(request);
+    err = status === 404 ? distributionNotFound(id) : notImported(id);
+  } else {
+    err = status === 404 ? routeNotFound(request.method, request.url) : badRequest('Bad request.');
   }
-  const id = params.distributionId ?? firstResourceId(request);
-  return status === 404 ? distributionNotFound(id) : notImported(id);
+  return { contentType, body: JSON.stringify({ ...err.body, ...(err.body.status !== undefined ? { status } : {}) }) };
 }

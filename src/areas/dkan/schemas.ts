@@ -53,14 +53,17 @@ const queryParameters = {
 
 export const QuerystringSchema = Type.Object(queryParameters);
 
-export const MultiQuerystringSchema = Type.Object({
-  ...queryParameters,
+const multiParameters = {
   resources: Type.Optional(Type.Array(Type.Object({ id: Type.String(), alias: Type.String() }), { description: 'resources[0][id]=<distribution id>&resources[0][alias]=t; the first is the primary resource.' })),
   joins: Type.Optional(Type.Array(Type.Object({ resource: Type.String(), condition: Type.Object({}) }), { description: 'One join per further resource: joins[0][resource]=l&joins[0][condition][resource]=t&...' })),
-});
+};
 
+export const MultiQuerystringSchema = Type.Object({ ...queryParameters, ...multiParameters });
+
+const { results: _results, ...downloadParameters } = queryParameters;
 export const DownloadQuerystringSchema = Type.Object({
-  ...queryParameters,
+  ...downloadParameters,
+  schema: Type.Optional(Type.Boolean({ default: true, description: 'false leaves the CSV without a header: its only row is DKAN\'s "Could not generate header for CSV."' })),
   format: Type.Literal('csv', { description: 'Only csv can be streamed; anything else is a 400.' }),
   limit: Type.Optional(Type.Integer({ minimum: 1, description: 'Rows to stream; default all.' })),
 });
@@ -88,3 +91,5 @@ export const downloadResponses = {
   400: ErrorSchema,
   404: ErrorSchema,
 };
+
+export const MultiDownloadQuerystringSchema = Type.Object({ ...DownloadQuerystringSchema.properties, ...multiParameters });

@@ -11,15 +11,24 @@ export function sendError(reply: FastifyReply, code: number, message: string): F
   return reply.code(code).header('content-type', JSON_TYPE).send({ code, message });
 }
 
+function limitHeaders(state: RateLimitState): Record<string, string | number> {
+  return {
+    'RateLimit-Limit': state.limit,
+    'RateLimit-Remaining': state.remaining,
+    // Documented as an ISO timestamp; MarketCheck's example has whole seconds.
+    'RateLimit-Reset-Time': new Date(state.resetAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  };
+}
+
+/** The gateway's headers on a refused request. */
+export function rateLimitHeaders(state: RateLimitState, now: number): Record<string, string | number> {
+  return { ...limitHeaders(state), 'Retry-After': Math.max(1, Math.ceil((state.resetAt - now) / 1000)) };
+}
+
 export function setRateLimitHeaders(reply: FastifyReply, state: RateLimitState): void {
-  reply.header('RateLimit-Limit', state.limit);
-  reply.header('RateLimit-Remaining', state.remaining);
-  // Documented as an ISO timestamp; MarketCheck's example has whole seconds.
-  reply.header('RateLimit-Reset-Time', new Date(state.resetAt).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  reply.headers(limitHeaders(state));
 }
 
 export function sendRateLimited(reply: FastifyReply, state: RateLimitState, now: number): FastifyReply {
-  setRateLimitHeaders(reply, state);
-  reply.header('Retry-After', Math.max(1, Math.ceil((state.resetAt - now) / 1000)));
-  return reply.code(429).header('content-type', JSON_TYPE).send({ message: RATE_LIMIT_MESSAGE });
+  return reply.code(429).headers(rateLimitHeaders(state, now)).header('content-type', JSON_TYPE).send({ message: RATE_LIMIT_MESSAGE });
 }

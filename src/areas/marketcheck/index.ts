@@ -1,25 +1,28 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AreaDefinition } from '../types.js';
-import { MISSING_KEY_MESSAGE, sendError, sendRateLimited } from './errors.js';
+import type { AreaDefinition, ErrorAnswer, ErrorContext } from '../types.js';
+import { JSON_TYPE, MISSING_KEY_MESSAGE, RATE_LIMIT_MESSAGE, rateLimitHeaders } from './errors.js';
 import { placeCatalog } from './queries.js';
-import { OPERATION_ID, marketcheckPlugin, rateLimitOf } from './routes.js';
+import { marketcheckPlugin, rateLimitOf } from './routes.js';
 
 /** Shown in the catalog when no key list is configured (then any non-empty key works). */
 export const DEMO_API_KEY = 'mockyard-demo';
 
-function sendForced(request: FastifyRequest, reply: FastifyReply, _operationId: string, status: number): FastifyReply {
-  switch (status) {
-    case 400:
-      return sendError(reply, 400, 'Missing required parameter car_type: use car_type=new or car_type=used');
-    case 401:
-      return sendError(reply, 401, MISSING_KEY_MESSAGE);
-    case 429: {
-      const now = Date.now();
-      return sendRateLimited(reply, { limit: rateLimitOf(request), remaining: 0, resetAt: (Math.floor(now / 1000) + 1) * 1000, allowed: false }, now);
-    }
-    default:
-      return sendError(reply, status, 'Internal Server Error');
+const NATURAL: Record<number, string> = {
+  400: 'Missing required parameter car_type: use car_type=new or car_type=used',
+  401: MISSING_KEY_MESSAGE,
+};
+
+/** MarketCheck's API writes {code, message}; its rate-limiting gateway writes {message} with RateLimit-* headers. */
+function formatError({ status, message, request }: ErrorContext): ErrorAnswer {
+  if (status === 429) {
+    const now = Date.now();
+    const state = { limit: rateLimitOf(request), remaining: 0, resetAt: (Math.floor(now / 1000) + 1) * 1000, allowed: false };
+    return { contentType: JSON_TYPE, body: JSON.stringify({ message: RATE_LIMIT_MESSAGE }), headers: rateLimitHeaders(state, now) };
   }
+  const text =
+    message ??
+    NATURAL[status] ??
+    (status === 404 ? `Not found: ${request.method} ${request.url.split('?')[0]}. The mocked endpoint is GET /popular/cars.` : 'Internal Server Error');
+  return { contentType: JSON_TYPE, body: JSON.stringify({ code: status, message: text }) };
 }
 
 export const marketcheckArea: AreaDefinition = {
@@ -33,6 +36,5 @@ export const marketcheckArea: AreaDefinition = {
     apiKeys: config.marketcheckApiKeys.length > 0 ? [...config.marketcheckApiKeys] : [DEMO_API_KEY],
     ...placeCatalog(store),
   }),
-  forced: { statuses: { [OPERATION_ID]: [400, 401, 429] }, send: sendForced },
-  clientError: (_request, reply, status, message) => sendError(reply, status, message),
+  formatError,
 };

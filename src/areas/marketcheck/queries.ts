@@ -5,29 +5,19 @@ import type { RankingQuery } from './params.js';
 const EMPTY = Buffer.from('[]');
 const RANKING_SQL = 'SELECT body FROM marketcheck_rankings WHERE car_type = ? AND country = ? AND level = ? AND place = ?';
 
-export class Rankings {
-  #generation = -1;
+/** The ranking as UTF-8 JSON bytes, ready to send. */
+export function ranking(store: FixtureStore, q: RankingQuery): Buffer {
   // Bounded by the rows of marketcheck_rankings: places without listings are not cached.
-  #cache = new Map<string, Buffer>();
-
-  constructor(private readonly store: FixtureStore) {}
-
-  /** The ranking as UTF-8 JSON bytes, ready to send. */
-  get(q: RankingQuery): Buffer {
-    if (this.#generation !== this.store.generation) {
-      this.#generation = this.store.generation;
-      this.#cache.clear();
-    }
-    const key = `${q.carType}\0${q.country}\0${q.level}\0${q.place}`;
-    let body = this.#cache.get(key);
-    if (body === undefined) {
-      const row = this.store.prepare(RANKING_SQL).get(q.carType, q.country, q.level, q.place) as { body: string } | undefined;
-      if (!row) return EMPTY;
-      body = Buffer.from(row.body);
-      this.#cache.set(key, body);
-    }
-    return body;
+  const cache = store.memo('marketcheck:rankings', () => new Map<string, Buffer>());
+  const key = `${q.carType}\0${q.country}\0${q.level}\0${q.place}`;
+  let body = cache.get(key);
+  if (body === undefined) {
+    const row = store.prepare(RANKING_SQL).get(q.carType, q.country, q.level, q.place) as { body: string } | undefined;
+    if (!row) return EMPTY;
+    body = Buffer.from(row.body);
+    cache.set(key, body);
   }
+  return body;
 }
 
 export interface PlaceCatalog {

@@ -1,10 +1,10 @@
 // GET /popular/cars: key check, optional rate limit, parameter check, then a ready JSON buffer.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AreaPluginOptions } from '../types.js';
 import { JSON_TYPE, MISSING_KEY_MESSAGE, UNKNOWN_KEY_MESSAGE, sendError, sendRateLimited, setRateLimitHeaders } from './errors.js';
 import { parseRankingQuery, single, type RawQuery } from './params.js';
-import { Rankings } from './queries.js';
+import { ranking } from './queries.js';
 import { RateLimiter } from './rate-limit.js';
 import { ErrorSchema, MessageErrorSchema, PopularCarsQuerySchema, PopularCarsSchema } from './schemas.js';
 
@@ -12,11 +12,9 @@ export const OPERATION_ID = 'getPopularCars';
 /** MarketCheck's free and basic plans allow 5 requests per second. */
 export const DEFAULT_RATE_LIMIT = 5;
 
-/** The configured limit per plugin instance, for forced 429s, which carry the same headers. */
-const rateLimits = new WeakMap<object, number>();
-
+/** The limit forced 429s report in their headers: the configured one, else MarketCheck's default. */
 export function rateLimitOf(request: FastifyRequest): number {
-  return rateLimits.get(request.server) ?? DEFAULT_RATE_LIMIT;
+  return request.server.config.marketcheckRateLimit || DEFAULT_RATE_LIMIT;
 }
 
 /** The stored text already matches PopularCarsSchema; a Buffer skips serialisation entirely. */
@@ -24,33 +22,17 @@ function sendReady(reply: FastifyReply, body: Buffer): void {
   void reply.header('content-type', JSON_TYPE).send(body);
 }
 
-export async function marketcheckPlugin(instance: FastifyInstance, { config, store }: AreaPluginOptions): Promise<void> {
+export async function marketcheckPlugin(instance: FastifyInstance, { config }: AreaPluginOptions): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const rankings = new Rankings(store);
   const keys = config.marketcheckApiKeys.length > 0 ? new Set(config.marketcheckApiKeys) : null;
   const limiter = config.marketcheckRateLimit > 0 ? new RateLimiter(config.marketcheckRateLimit) : null;
   if (limiter) {
-    rateLimits.set(app, limiter.limit);
     // POST /__mockyard/reset forgets the counts.
     const unsubscribe = app.runtime.onReset(() => limiter.reset());
     app.addHook('onClose', async () => {
       unsubscribe();
     });
   }
-
-  app.setNotFoundHandler((request, reply) => {
-    sendError(reply, 404, `Not found: ${request.method} ${request.url.split('?')[0]}. The mocked endpoint is GET /popular/cars.`);
-  });
-
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode ?? 500;
-    if (status < 400 || status >= 500) {
-      request.log.error({ err: error }, 'marketcheck request failed');
-      return sendError(reply, 500, 'Internal Server Error');
-    }
-    const param = error.validation?.[0]?.instancePath.replace(/^\//, '');
-    return sendError(reply, status, param ? `Invalid value for parameter ${param}: ${error.message}` : error.message);
-  });
 
   app.get(
     '/popular/cars',
@@ -66,8 +48,6 @@ export async function marketcheckPlugin(instance: FastifyInstance, { config, sto
         querystring: PopularCarsQuerySchema,
         response: { 200: PopularCarsSchema, 400: ErrorSchema, 401: ErrorSchema, 429: MessageErrorSchema, default: ErrorSchema },
       },
-      // MarketCheck checks the key before the parameters and reports bad values in its own body, so Ajv stays out.
-      validatorCompiler: () => () => true,
     },
     (request, reply) => {
       const q = request.query as RawQuery;
@@ -82,7 +62,7 @@ export async function marketcheckPlugin(instance: FastifyInstance, { config, sto
       }
       const parsed = parseRankingQuery(q);
       if ('error' in parsed) return void sendError(reply, 400, parsed.error);
-      sendReady(reply, rankings.get(parsed));
+      sendReady(reply, ranking(request.store, parsed));
     },
   );
 }

@@ -1,0 +1,65 @@
+// The one error path of an area: every 4xx/5xx it sends (thrown, not found, forced, refused before routing) leaves here.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AreaDefinition, AreaPluginOptions } from '../areas/types.js';
+
+import type { HttpError } from './error-types.js';
+
+/** Answers `status` in the area's own error shape. Without a message the area writes its natural one. */
+export function sendAreaError(
+  area: AreaDefinition,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  message?: string,
+  cause?: unknown,
+): FastifyReply {
+  const answer = area.formatError({ status, message, request, cause });
+  if (answer.headers) reply.headers(answer.headers);
+  return reply.code(answer.status ?? status).type(answer.contentType).send(answer.body);
+}
+
+const forcible = new WeakMap<object, readonly number[]>();
+
+/**
+ * The error statuses an operation documents: the 4xx/5xx keys of its route's response schema. These
+ * are the statuses `Prefer: code=` and the error rate may force.
+ */
+export function documentedErrorStatuses(request: FastifyRequest): readonly number[] {
+  const schema = request.routeOptions.schema;
+  const response = schema?.response as Record<string, unknown> | undefined;
+  if (!response) return [];
+  let statuses = forcible.get(response);
+  if (!statuses) {
+    statuses = Object.keys(response)
+      .map(Number)
+      .filter((s) => Number.isInteger(s) && s >= 400)
+      .sort((a, b) => a - b);
+    forcible.set(response, statuses);
+  }
+  return statuses;
+}
+
+function statusOf(error: FastifyError | HttpError): number {
+  const status = error.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
+}
+
+/**
+ * An area's encapsulated scope: its 404 and error handler both go through `area.formatError`, then the
+ * area's own routes. 5xx details stay in the log; the client sees the area's natural 500 body.
+ */
+export async function areaScope(scope: FastifyInstance, opts: AreaPluginOptions & { area: AreaDefinition }): Promise<void> {
+  const { area } = opts;
+  // The validation policy of areas/types.ts: the area's parsers are the truth, schemas document.
+  scope.setValidatorCompiler(() => () => true);
+  scope.setNotFoundHandler((request, reply) => sendAreaError(area, request, reply, 404));
+  scope.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = statusOf(error);
+    if (status >= 500) {
+      request.log.error({ err: error, area: area.name }, 'request failed');
+      return sendAreaError(area, request, reply, 500);
+    }
+    return sendAreaError(area, request, reply, status, error.message, error);
+  });
+  await scope.register(area.plugin, { config: opts.config });
+}

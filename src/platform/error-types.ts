@@ -1,0 +1,11 @@
+// The error type area handlers throw; the area's formatError writes its body (see area-errors.ts).
+
+/** An error with an HTTP status. Areas subclass it to carry what their error body needs. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,69 @@
+// Which fixture store a request reads: the current generation of the generated data, swapped on rebuilds.
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import { FixtureStore } from './fixture-store.js';
+
+type SwapListener = (store: FixtureStore) => void;
+
+/** The store every new request gets, and the place a rebuilt one is swapped in. */
+export class Stores {
+  #current: FixtureStore;
+  #listeners = new Set<SwapListener>();
+
+  constructor(initial: FixtureStore) {
+    this.#current = initial;
+  }
+
+  get current(): FixtureStore {
+    return this.#current;
+  }
+
+  /**
+   * Makes `next` current. Requests already running keep the store they started with; the old one is
+   * closed (and `cleanup` runs) when the last of them is done.
+   */
+  swap(next: FixtureStore, cleanup?: () => void): void {
+    const old = this.#current;
+    this.#current = next;
+    for (const listener of this.#listeners) listener(next);
+    old.retire(cleanup);
+  }
+
+  /** For logging and tests: called after every swap. */
+  onSwap(listener: SwapListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  close(): void {
+    this.#current.close();
+  }
+}
+
+/**
+ * Gives every request `request.store`, held until its response is finished, so that a swap never
+ * closes a database or deletes a file under a request that is still using it.
+ */
+async function storeHooks(app: FastifyInstance, opts: { stores: Stores }): Promise<void> {
+  app.decorate('stores', opts.stores);
+  app.decorateRequest('store', null as unknown as FixtureStore);
+  app.addHook('onRequest', (request, reply, done) => {
+    const store = opts.stores.current;
+    request.store = store;
+    reply.raw.once('close', store.acquire());
+    done();
+  });
+}
+
+export const storePlugin = fp(storeHooks, { name: 'mockyard-store', fastify: '5.x' });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The fixture stores of this mockyard (the generated data's current generation). */
+    stores: Stores;
+  }
+  interface FastifyRequest {
+    /** The fixture store this request reads from, fixed when it arrives. */
+    store: FixtureStore;
+  }
+}
