@@ -35,7 +35,7 @@ const queryParameters = {
       description: `Filters. DKAN's bracket form conditions[0][property]=state&conditions[0][value]=AL&conditions[0][operator]== (groups: conditions[0][groupOperator]=or&conditions[0][conditions][0][...]), or the whole array as JSON text. Operators (lower case): ${OPERATORS.join(', ')}.`,
     }),
   ),
-  sort: Type.Optional(Type.String({ description: 'SPEC.md form: <field> or <field> <asc|desc>, several comma-separated.' })),
+  sort: Type.Optional(Type.String({ description: 'mockyard shorthand: <field> or <field> <asc|desc>, several comma-separated.' })),
   sorts: Type.Optional(Type.Array(Sort, { description: 'DKAN form: sorts[0][property]=x&sorts[0][order]=desc (order required, lower case). Default order: record_number.' })),
   properties: Type.Optional(
     Type.Array(Type.String(), {
