@@ -240,6 +240,16 @@ describe('download routes', () => {
     const none = await get(`${base}/download?format=csv&conditions[0][property]=state&conditions[0][value]=nowhere`, 'datastore-datasetindex-query-download-get');
     expect(none.body.trimEnd().split('\n')).toHaveLength(1);
   });
+  // QueryDownloadController.php 68 overwrites `results` before validation; getHeaderRow (AbstractQueryController.php
+  // 356-358) needs the schema, and the stream writes its exception message as the only row (QueryDownloadController.php 102-104).
+  it('ignore results, and without the schema write DKAN\'s header error as the only row', async () => {
+    const ignored = await get(`${base}/download?format=csv&limit=1&results=maybe`, 'datastore-datasetindex-query-download-get');
+    expect(ignored.body.trimEnd().split('\n')).toHaveLength(2);
+    const noSchema = await get(`${base}/download?format=csv&limit=1&schema=false`, 'datastore-datasetindex-query-download-get');
+    expect(noSchema.body).toBe('"Could not generate header for CSV."\n');
+    // The query routes force the schema for CSV instead (AbstractQueryController.php 229-232).
+    await get(`${base}?format=csv&limit=1&schema=maybe`, 'datastore-datasetindex-query-get');
+  });
   it('refuse JSON: "Streaming not currently available for JSON responses"', async () => {
     const res = await get(`${base}/download`, 'datastore-datasetindex-query-download-get', 400);
     expect(res.json()).toEqual(plain400('Streaming not currently available for JSON responses'));
