@@ -4,9 +4,9 @@
 import { mulberry32 } from '../src/platform/prng.js';
 import type { FixtureStore } from '../src/platform/fixture-store.js';
 import type { Config } from '../src/config.js';
-import { resourceAt } from '../src/areas/dkan/datasets.js';
-import { normalizeQuery, parseQueryString } from '../src/areas/dkan/parse.js';
-import { planQuery, type Plan } from '../src/areas/dkan/queries.js';
+import { resourceAt, resourceById } from '../src/areas/dkan/datasets.js';
+import { parseQueryString, readQuery } from '../src/areas/dkan/parse.js';
+import { planQuery, type Plan } from '../src/areas/dkan/sql.js';
 
 interface Column {
   name: string;
@@ -114,5 +114,6 @@ export function sqlForRequest(store: FixtureStore, config: Config, requestPath: 
   const m = /\/datastore\/query\/([^/]+)\/([^/]+)$/.exec(pathname);
   const resource = m ? resourceAt(store, decodeURIComponent(m[1]!), m[2]!) : undefined;
   if (!resource) throw new Error(`${requestPath}: not a DKAN dataset/index query path`);
-  return planQuery(resource, normalizeQuery(parseQueryString(raw), resource, config.dkanMaxLimit));
+  const q = readQuery(parseQueryString(raw), { resource, byId: (id) => resourceById(store, id), maxLimit: config.dkanMaxLimit, download: false });
+  return planQuery(q);
 }

@@ -30,6 +30,7 @@ export interface Config {
   dkanCsvDir: string | null;
   dkanMaxLimit: number;
   dkanCacheSize: number;
+  dkanCsvHeaders: 'resource_headers' | 'machine_names';
 }
 
 export type ConfigInput = { [K in keyof Config]?: Config[K] | string };
@@ -253,6 +254,14 @@ export const OPTIONS = [
     key: 'dkanCacheSize', flag: '--dkan-cache-size <n>', env: 'MOCKYARD_DKAN_CACHE_SIZE', default: 500,
     description: 'How many DKAN answers are kept for repeated identical queries; 0 turns the cache off.',
     ...wholeNumber('dkan cache size', 0, 100_000),
+  }),
+  option({
+    key: 'dkanCsvHeaders', flag: '--dkan-csv-headers <mode>', env: 'MOCKYARD_DKAN_CSV_HEADERS', default: 'resource_headers',
+    description: 'DKAN\'s csv_headers_mode: CSV header rows show column descriptions (resource_headers) or machine names (machine_names).',
+    ...text('dkan csv headers', (raw) => {
+      if (raw !== 'resource_headers' && raw !== 'machine_names') throw new ConfigError(`dkan csv headers must be resource_headers or machine_names, got "${raw}"`);
+      return raw;
+    }) as { parse(raw: string): Config['dkanCsvHeaders']; check(value: unknown): Config['dkanCsvHeaders'] },
   }),
 ];
 

@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testApp } from '../helpers/app.js';
 import { FixtureStore } from '../../src/platform/fixture-store.js';
 import { catalogOf, type Resource } from '../../src/areas/dkan/datasets.js';
-import { normalizeQuery, parseQueryString } from '../../src/areas/dkan/parse.js';
-import { planQuery } from '../../src/areas/dkan/queries.js';
+import { sqlForRequest } from '../../bench/dkan-shapes.js';
 import { catalog, query } from './helpers.js';
 
 const { app, stores, config } = await testApp();
@@ -22,7 +21,7 @@ const fullValues = stores.current.db
 const base = `/datastore/query/${resource.datasetId}/${resource.index}`;
 const filtered = (value: string) =>
   `${base}?conditions[0][property]=${textColumn.name}&conditions[0][value]=${encodeURIComponent(value)}&conditions[0][operator]==&sorts[0][property]=${numberColumn.name}&sorts[0][order]=asc&limit=100&offset=0`;
-const planFor = (path: string) => planQuery(resource, normalizeQuery(parseQueryString(path.split('?')[1] ?? ''), resource, config.dkanMaxLimit));
+const planFor = (path: string) => sqlForRequest(stores.current, config, path);
 
 describe('answers for repeated queries', () => {
   it('are byte-identical to a fresh computation, across both query forms', async () => {
@@ -35,7 +34,10 @@ describe('answers for repeated queries', () => {
     expect(again.body).toBe(first.body);
     expect(fresh.body).toBe(first.body);
     const specForm = `${base}?conditions=${encodeURIComponent(JSON.stringify([{ property: textColumn.name, value, operator: '=' }]))}&sort=${numberColumn.name}&limit=100&offset=0`;
-    expect((await query(app, specForm)).body).toBe(first.body);
+    // The echo is the query as sent (DKAN's Query.php), so only the answer itself is the same.
+    const { query: _echo, ...answer } = JSON.parse(first.body) as Record<string, unknown>;
+    const { query: _other, ...shorthand } = JSON.parse((await query(app, specForm)).body) as Record<string, unknown>;
+    expect(shorthand).toEqual(answer);
   });
 
   it('keep answering, from the new database, after watch mode swaps it in', async () => {

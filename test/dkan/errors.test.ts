@@ -61,12 +61,7 @@ describe('400 JSON Schema validation failed', () => {
   it('malformed JSON conditions', async () => {
     await schemaFailure(`conditions=${enc('[{"property":')}`, 'type', 'conditions');
   });
-  it('unknown columns in conditions, sorts and properties never reach SQL', async () => {
-    const body = await schemaFailure(bracket(0, 'state"; DROP TABLE x; --', 'CA'), 'enum', 'conditions/0/property');
-    expect(body.data.message).toContain('facility_id');
-    await schemaFailure('sorts[0][property]=nope', 'enum', 'sorts/0/property');
-    await schemaFailure(`sort=${enc('state,nope desc')}`, 'enum', 'sort/1/property');
-    await schemaFailure('properties[]=state&properties[]=nope', 'enum', 'properties/1');
+  it('sort order outside asc/desc', async () => {
     await schemaFailure('sorts[0][property]=state&sorts[0][order]=up', 'enum', 'sorts/0/order');
   });
   it('values are bound, so quotes and wildcards in values are data', async () => {
@@ -89,20 +84,68 @@ describe('400 JSON Schema validation failed', () => {
   });
 });
 
+async function plainFailure(qs: string, message: string) {
+  const res = await query(app, `${base}?${qs}`, 400);
+  expect(res.json()).toEqual({ message, status: 400, timestamp: expect.stringMatching(TIMESTAMP) });
+}
+
 describe('other DKAN 400s', () => {
-  it('record_number in properties, rowIds with properties, resources or joins', async () => {
-    for (const qs of ['properties[]=record_number', 'rowIds=true&properties[]=state', 'resources[0][id]=x&resources[0][alias]=t', 'joins[0][resource]=x']) {
-      const res = await query(app, `${base}?${qs}`, 400);
-      expect(res.json()).toEqual({ message: expect.any(String), status: 400, timestamp: expect.stringMatching(TIMESTAMP) });
-    }
+  // AbstractDatabaseTable.php 231-236 and 248: MySQL's unknown-column error, sanitised, without `data`.
+  it('unknown columns in conditions, sorts, properties and groupings: "Column not found." (and never reach SQL)', async () => {
+    await plainFailure(bracket(0, 'state"; DROP TABLE x; --', 'CA'), 'Column not found.');
+    await plainFailure('sorts[0][property]=nope&sorts[0][order]=asc', 'Column not found.');
+    await plainFailure(`sort=${enc('state,nope desc')}`, 'Column not found.');
+    await plainFailure('properties[]=state&properties[]=nope', 'Column not found.');
+    await plainFailure('properties[]=nope&groupings[]=nope', 'Column not found.');
+  });
+  // SelectFactory.php 171-176: a string property with a table prefix.
+  it('a property with a table prefix: "Unsafe property name"', async () => {
+    await plainFailure('properties[0]=t.state', 'Unsafe property name: t.state');
+  });
+  // AbstractQueryController.php 246-247, 249-251 and 270-272.
+  it('record_number in properties, rowIds with properties, resources or joins, with DKAN\'s messages', async () => {
+    const recordNumber = 'The record_number property is for internal use and cannot be requested directly. Set rowIds to true and remove properties from your query to see the full table with row IDs.';
+    await plainFailure('properties[]=record_number', recordNumber);
+    await plainFailure('properties[0][resource]=t&properties[0][property]=record_number', recordNumber);
+    await plainFailure('rowIds=true&properties[]=state', 'The rowIds property cannot be set to true if you are requesting specific properties.');
+    expect((await query(app, `${base}?rowIds=false&properties[]=state&limit=1`)).json().results).toHaveLength(1);
+    const joins = 'Joins are not available and resources should not be explicitly passed when using the resource query endpoint. Try /api/1/datastore/query.';
+    await plainFailure('resources[0][id]=x&resources[0][alias]=t', joins);
+    await plainFailure('joins[0][resource]=x', joins);
+  });
+  // SelectFactory.php 396-397: a sort needs its order.
+  it('a sort without an order: "Invalid sort."', async () => {
+    await plainFailure('sorts[0][property]=state', 'Invalid sort.');
+  });
+});
+
+describe('strictness: what real DKAN rejects is rejected', () => {
+  // query.json 196-212: the operator enum is case-sensitive.
+  it('operators are lower case only', async () => {
+    await schemaFailure(bracket(0, 'state', 'CA%', 'LIKE'), 'enum', 'conditions/0/operator');
+    await schemaFailure(bracket(0, 'state', 'CA', 'Starts With'), 'enum', 'conditions/0/operator');
+    await schemaFailure(`conditions[0][groupOperator]=OR&${bracket(0, 'state', 'CA', '=', 'conditions[0][conditions]')}`, 'enum', 'conditions/0/groupOperator');
+  });
+  // query.json 267-271: sort order enum ["asc", "desc"], "Order to sort in, lowercase."
+  it('sort order DESC is refused', async () => {
+    await schemaFailure('sorts[0][property]=state&sorts[0][order]=DESC', 'enum', 'sorts/0/order');
+  });
+  // json-schema coercion (AbstractQueryController.php 336-341) turns only "true"/"false" into booleans.
+  it('booleans are true or false only', async () => {
+    for (const qs of ['schema=0', 'schema=1', 'count=False', 'keys=TRUE', 'rowIds=yes']) await schemaFailure(qs, 'type', qs.split('=')[0]!);
+  });
+  // query.json 119-124: format enum ["csv", "json"].
+  it('format is lower case', async () => {
+    await schemaFailure('format=CSV', 'enum', 'format');
   });
 });
 
 describe('forced errors', () => {
   const probe = { inject: (url: string) => app.inject({ url: url.replace(/[?&]s=(\d+)$/, ''), headers: { prefer: `code=${/s=(\d+)$/.exec(url)![1]}` } }) };
-  it('documents 400 and 404 for both operations', async () => {
-    for (const url of [`/dkan${base}`, `/dkan/datastore/query/${hospitals.resources[0]!.distributionId}`]) {
-      const res = await app.inject({ url, headers: { prefer: 'code=500' } });
+  it('documents 400 and 404 for every query operation', async () => {
+    const dist = hospitals.resources[0]!.distributionId;
+    for (const [method, url] of [['GET', `/dkan${base}`], ['GET', `/dkan/datastore/query/${dist}`], ['POST', '/dkan/datastore/query'], ['GET', `/dkan/datastore/query/${dist}/download`], ['POST', `/dkan${base}`]] as const) {
+      const res = await app.inject({ method, url, headers: { prefer: 'code=500' } });
       expect(res.headers['mockyard-error']).toContain('the statuses it can be forced to are: 400, 404');
     }
   });

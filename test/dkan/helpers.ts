@@ -63,3 +63,6 @@ export function bracket(i: number, property: string, value: string | string[], o
     : `${prefix}[${i}][value]=${enc(value)}`;
   return `${prefix}[${i}][property]=${property}&${v}${operator ? `&${prefix}[${i}][operator]=${enc(operator)}` : ''}`;
 }
+
+/** PHP's fputcsv, as DKAN writes CSV rows: a field with a comma, quote, backslash or white space is quoted. */
+export const fputcsv = (cells: string[]): string => cells.map((c) => (/[,"\\\s]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');

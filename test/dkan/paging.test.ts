@@ -1,7 +1,7 @@
 // Sorting, limit/offset/count, properties and the output flags (keys, rowIds, count, results, schema, format=csv).
 import { describe, expect, it } from 'vitest';
 import { testApp } from '../helpers/app.js';
-import { bracket, catalog, datasetWith, enc, envelope, query, type Row } from './helpers.js';
+import { bracket, catalog, datasetWith, enc, envelope, fputcsv, query, type Row } from './helpers.js';
 
 const { app } = await testApp();
 const datasets = await catalog(app);
@@ -25,7 +25,7 @@ describe('sorting', () => {
   });
   it('applies several keys in order, comma separated, and agrees with sorts[i][property]/[order]', async () => {
     const spec = await rows(`sort=${enc('state,facility_name desc')}&limit=300`);
-    const dkan = await rows('sorts[0][property]=state&sorts[1][property]=facility_name&sorts[1][order]=desc&limit=300');
+    const dkan = await rows('sorts[0][property]=state&sorts[0][order]=asc&sorts[1][property]=facility_name&sorts[1][order]=desc&limit=300');
     expect(dkan).toEqual(spec);
     for (let i = 1; i < spec.length; i++) {
       const [a, b] = [spec[i - 1]!, spec[i]!];
@@ -38,7 +38,8 @@ describe('sorting', () => {
     const body = await envelope(app, `/datastore/query/${nadac.id}/0?${bracket(0, 'ndc_description', first[0]!.ndc_description!)}&sorts[0][property]=nadac_per_unit&sorts[0][order]=desc&limit=100&offset=200`);
     const prices = (body.results as Row[]).map((r) => Number(r.nadac_per_unit));
     for (let i = 1; i < prices.length; i++) expect(prices[i - 1]!).toBeGreaterThanOrEqual(prices[i]!);
-    expect(body.query.sorts).toEqual([{ resource: 't', property: 'nadac_per_unit', order: 'desc' }]);
+    // Echoed as sent (Query.php 68).
+    expect(body.query.sorts).toEqual([{ property: 'nadac_per_unit', order: 'desc' }]);
   });
 });
 
@@ -60,8 +61,9 @@ describe('limit, offset and count', () => {
     }
     expect(pages).toEqual(whole.results);
   });
+  // json-schema's coercion (AbstractQueryController.php 336-341) turns "7" into 7 and "true"/"false" into booleans.
   it('coerces numeric and boolean text like DKAN and echoes typed values', async () => {
-    const body = await envelope(app, `${base}?limit=7&offset=3&count=false&schema=0`);
+    const body = await envelope(app, `${base}?limit=7&offset=3&count=false&schema=false`);
     expect(body.query).toMatchObject({ limit: 7, offset: 3, count: false, schema: false });
     expect(body).not.toHaveProperty('count');
     expect(body).not.toHaveProperty('schema');
@@ -72,10 +74,11 @@ describe('limit, offset and count', () => {
 });
 
 describe('output flags', () => {
-  it('properties selects and orders the returned columns and the schema fields', async () => {
+  // Query.php 81-96: the schema key is the whole table schema of each queried resource, whatever is selected.
+  it('properties selects and orders the returned columns; the schema lists the whole table', async () => {
     const body = await envelope(app, `${base}?limit=3&properties[]=state&properties[]=facility_id`);
     for (const r of body.results as Row[]) expect(Object.keys(r)).toEqual(['state', 'facility_id']);
-    expect(Object.keys(Object.values(body.schema!)[0]!.fields)).toEqual(['state', 'facility_id']);
+    expect(Object.keys(Object.values(body.schema!)[0]!.fields)).toEqual(columns);
     expect(body.query.properties).toEqual(['state', 'facility_id']);
   });
   it('keys=false returns value arrays in property order', async () => {
@@ -83,12 +86,16 @@ describe('output flags', () => {
     const arrays = (await envelope(app, `${base}?limit=5&keys=false`)).results as string[][];
     expect(arrays).toEqual(objects.map((o) => columns.map((c) => o[c])));
   });
-  it('rowIds=true adds record_number and the primary key', async () => {
+  it('rowIds=true adds record_number and the primary key, and leaves properties out of the echo', async () => {
     const body = await envelope(app, `${base}?limit=2&offset=10&rowIds=true`);
     const r = body.results as Row[];
     expect(Object.keys(r[0]!)).toEqual(['record_number', ...columns]);
     expect(r.map((x) => x.record_number)).toEqual(['11', '12']);
     expect(Object.values(body.schema!)[0]!['primary key']).toEqual(['record_number']);
+    // DatabaseTable.php 155-161 and 251-263: the auto-increment key, empty values filtered out.
+    expect(Object.values(body.schema!)[0]!.fields.record_number).toEqual({ type: 'serial', unsigned: true, 'not null': true, mysql_type: 'int' });
+    // Query.php 235-238 fills in properties only without rowIds.
+    expect(body.query).not.toHaveProperty('properties');
   });
   it('results=false, count=false and schema=false drop their keys; query always stays', async () => {
     const body = await envelope(app, `${base}?results=false&count=false&schema=false`);
@@ -97,19 +104,21 @@ describe('output flags', () => {
     expect(onlyCount).toEqual({ count: hospitals.resources[0]!.rows, query: expect.any(Object) });
   });
   it('groupings returns one row per group and counts groups', async () => {
-    const body = await envelope(app, `${base}?groupings[]=state&limit=100`);
+    const body = await envelope(app, `${base}?groupings[]=state&properties[]=state&limit=100`);
     const states = (body.results as Row[]).map((r) => r.state);
     expect(new Set(states).size).toBe(states.length);
     const everyState = new Set((await rows('limit=10000&properties[]=state')).map((r) => r.state));
     expect(body.count).toBe(everyState.size);
   });
-  it('format=csv answers text/csv with a header row and the same rows', async () => {
+  // AbstractQueryController.php 354-375: the header row holds each property's column description
+  // (csv_headers_mode resource_headers, the default); rows are written by PHP's fputcsv.
+  it('format=csv answers text/csv with the column descriptions as header row and the same rows', async () => {
     const res = await query(app, `${base}?format=csv&limit=4&properties[]=facility_id&properties[]=facility_name&properties[]=hospital_overall_rating`);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toBe('attachment; filename="data.csv"');
     const lines = res.body.trim().split('\n');
-    expect(lines[0]).toBe('facility_id,facility_name,hospital_overall_rating');
+    expect(lines[0]).toBe('"Facility ID","Facility Name","Hospital overall rating"');
     const json = await rows('limit=4&properties[]=facility_id&properties[]=facility_name&properties[]=hospital_overall_rating');
-    expect(lines.slice(1)).toEqual(json.map((r) => [r.facility_id, r.facility_name, r.hospital_overall_rating].join(',')));
+    expect(lines.slice(1)).toEqual(json.map((r) => fputcsv([r.facility_id!, r.facility_name!, r.hospital_overall_rating!])));
   });
 });

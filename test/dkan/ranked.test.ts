@@ -2,10 +2,10 @@
 // every shape of the benchmark's mix, plus the edges (NULLs, mixed case, CSV, rowIds, keys=false).
 import { describe, expect, it } from 'vitest';
 import { catalogOf } from '../../src/areas/dkan/datasets.js';
-import { normalizeQuery, parseQueryString } from '../../src/areas/dkan/parse.js';
-import { planQuery } from '../../src/areas/dkan/queries.js';
+import { parseQueryString, readQuery } from '../../src/areas/dkan/parse.js';
+import { planQuery } from '../../src/areas/dkan/sql.js';
 import { rankedResource, unsupported } from '../../src/areas/dkan/ranked.js';
-import { dkanShapes, resourceRef } from '../../bench/dkan-shapes.js';
+import { dkanShapes, resourceRef, sqlForRequest } from '../../bench/dkan-shapes.js';
 import { testApp } from '../helpers/app.js';
 
 const { app, store, config } = await testApp({ dkanCacheSize: 0 });
@@ -13,10 +13,7 @@ const resources = catalogOf(store).datasets.flatMap((d) => d.resources);
 
 /** What the plain SQL path gives for a query: the `results` array and `count`. */
 function plain(path: string): { results: unknown; count: number } {
-  const [pathname, raw = ''] = path.split('?') as [string, string?];
-  const m = /\/datastore\/query\/([^/]+)\/(\d+)$/.exec(pathname)!;
-  const resource = catalogOf(store).byDataset.get(m[1]!)![Number(m[2])]!;
-  const plan = planQuery(resource, normalizeQuery(parseQueryString(raw), resource, config.dkanMaxLimit));
+  const plan = sqlForRequest(store, config, path);
   return {
     results: JSON.parse(store.prepare(plan.rowsSql).pluck(true).get(plan.rowsParams) as string),
     count: store.prepare(plan.countSql).pluck(true).get(plan.countParams) as number,
@@ -62,10 +59,10 @@ describe('DKAN rank path', () => {
       const want = plain(`${base}?${qs}`);
       expect({ results: json.results, count: json.count }, qs).toEqual(want);
     }
-    const q = normalizeQuery(parseQueryString(`${cases[2]}&format=csv`), r, config.dkanMaxLimit);
-    expect(unsupported(q, rankedResource(store, r)!)).toBeNull();
+    const read = (qs: string) => readQuery(parseQueryString(qs), { resource: r, byId: () => undefined, maxLimit: config.dkanMaxLimit, download: false });
+    expect(unsupported(read(`${cases[2]}&format=csv`), rankedResource(store, r)!)).toBeNull();
     const csv = await app.inject(`/dkan${base}?${cases[2]}&format=csv&limit=50`);
-    const plan = planQuery(r, normalizeQuery(parseQueryString(`${cases[2]}&format=csv&limit=50`), r, config.dkanMaxLimit));
+    const plan = planQuery(read(`${cases[2]}&format=csv&limit=50`));
     const rows = store.prepare(plan.rowsSql).raw(true).all(plan.rowsParams) as unknown[][];
     expect(csv.body.trimEnd().split('\n').length).toBe(rows.length + 1);
   });

@@ -238,8 +238,9 @@ export function deepGroup(depth: number, property: string): string {
 
 /** The same tree in PHP bracket form: conditions[0][conditions][0]...[property]=... */
 export function deepBracket(depth: number, property: string): string {
+  const groups = Array.from({ length: depth }, (_, i) => `conditions[0]${'[conditions][0]'.repeat(i)}[groupOperator]=and`);
   const prefix = `conditions[0]${'[conditions][0]'.repeat(depth)}`;
-  return `${prefix}[property]=${property}&${prefix}[value]=x`;
+  return [...groups, `${prefix}[property]=${property}&${prefix}[value]=x`].join('&');
 }
 
 const RANGES = [
@@ -353,13 +354,24 @@ function areaParts(op: Operation, cat: Catalog, h: boolean): fc.Arbitrary<Parts>
         ),
       });
     }
+    case 'datastore-query-schema-get':
+      return fc.record({ path: fc.constant('/datastore/query/schema'), query: q('limit'), headers: fc.constant({}) });
     case 'datastore-datasetindex-query-get':
-    case 'datastore-resource-query-get': {
+    case 'datastore-resource-query-get':
+    case 'datastore-query-get':
+    case 'datastore-query-download-get':
+    case 'datastore-resource-query-download-get':
+    case 'datastore-datasetindex-query-download-get': {
+      const download = op.operationId.includes('download') ? '/download' : '';
       return fc.constantFrom(...cat.dkan).chain((res) => {
-        const path =
-          op.operationId === 'datastore-resource-query-get'
-            ? seg(fc.constant(res.distributionId)).map((d) => `/datastore/query/${d}`)
-            : fc.tuple(seg(fc.constant(res.datasetId)), h ? pathSegment(fc.constantFrom(String(res.index), '1', '-1', '99', '0x0'), true) : fc.constant(String(res.index))).map(([d, i]) => `/datastore/query/${d}/${i}`);
+        const path = op.operationId.startsWith('datastore-query')
+          ? fc.constant(`/datastore/query${download}`)
+          : op.operationId.startsWith('datastore-resource')
+            ? seg(fc.constant(res.distributionId)).map((d) => `/datastore/query/${d}${download}`)
+            : fc.tuple(seg(fc.constant(res.datasetId)), h ? pathSegment(fc.constantFrom(String(res.index), '1', '-1', '99', '0x0'), true) : fc.constant(String(res.index))).map(([d, i]) => `/datastore/query/${d}/${i}${download}`);
+        const resources = op.operationId.startsWith('datastore-query')
+          ? fc.constant<string[]>([`resources[0][id]=${enc(res.distributionId)}`, 'resources[0][alias]=t'])
+          : fc.constant<string[]>([]);
         const cols = fc.constantFrom(...res.columns);
         const sortText = fc.array(fc.tuple(cols, fc.constantFrom('', ' asc', ' desc', ' DESC', ' sideways')), { minLength: 1, maxLength: 3 }).map((xs) => xs.map(([c, o]) => c + o).join(','));
         const bracket = fc.oneof(
@@ -372,6 +384,7 @@ function areaParts(op: Operation, cat: Catalog, h: boolean): fc.Arbitrary<Parts>
         return fc.record({
           path,
           query: joinQuery(
+            resources,
             fc.oneof({ weight: 2, arbitrary: fc.constant<string[]>([]) }, { weight: 2, arbitrary: qp('conditions', dkanConditions(res.columns, h), 1) }, { weight: h ? 1 : 0, arbitrary: bracket }),
             qp('sort', text(sortText), 0.2),
             fc.oneof(fc.constant<string[]>([]), fc.tuple(cols, h ? fc.constantFrom('asc', 'desc', 'up') : fc.constantFrom('asc', 'desc')).map(([c, o]) => [`sorts[0][property]=${enc(c)}`, `sorts[0][order]=${o}`])),
@@ -379,7 +392,7 @@ function areaParts(op: Operation, cat: Catalog, h: boolean): fc.Arbitrary<Parts>
             q('limit', h ? ['1', '5', '10000', '10001', '0'] : ['1', '5', '20'], 0.5),
             q('offset', h ? ['0', '3', '99999999'] : ['0', '3', '99999'], 0.3),
             q('count'), q('results', undefined, 0.2), q('schema', undefined, 0.2), q('keys', undefined, 0.2),
-            q('format', ['json', 'csv'], 0.3), q('rowIds', h ? undefined : ['false'], 0.2), qp('groupings', cols, h ? 0.1 : 0),
+            q('format', ['json', 'csv'], download ? 0.9 : 0.3), q('rowIds', h ? undefined : ['false'], 0.2), qp('groupings', cols, h ? 0.1 : 0),
           ),
           headers: fc.constant({}),
         });

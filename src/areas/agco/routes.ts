@@ -1,5 +1,5 @@
 // GET /api/v2/StringDefinitions: schema, auth, thin handler, and the area's own 404 and error handling.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { AreaPluginOptions } from '../types.js';
@@ -10,6 +10,11 @@ import { isXml, mediaTypeOf, pagedResponseXml, sendAs, type MediaType } from './
 import { ApiErrorSchema, HeadersSchema, PagedResponseSchema, QuerySchema } from './schemas.js';
 
 export const OPERATION_ID = 'StringDefinitions_GetDefinitions';
+
+let segment = 0;
+/** A path segment that matches `word` in any letter case (a find-my-way regex parameter). */
+const ignoreCase = (word: string): string =>
+  `:ci${segment++}(${[...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`)).join('')})`;
 
 const inAllFormats = <T>(schema: T, description: string) => ({
   description,
@@ -51,29 +56,31 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
     }
   });
 
-  app.withTypeProvider<TypeBoxTypeProvider>().get(
-    '/api/v2/StringDefinitions',
-    {
-      schema: {
-        operationId: OPERATION_ID,
-        tags: ['agco'],
-        security: [{ oauth2: [] }],
-        summary: 'Get a paged response of Global String Definitions.',
-        description:
-          'Entities are ordered by Timestamp ascending (page on with modifiedAfterTimestamp=<last Timestamp>); with stringIds, in the order given. ' +
-          'Requires Authorization: Bearer <token>. Answers JSON, text/json or XML by Accept.',
-        querystring: QuerySchema,
-        headers: HeadersSchema,
-        response: {
-          200: inAllFormats(PagedResponseSchema, 'OK'),
-          400: inAllFormats(ApiErrorSchema, 'A rule of the parameters was broken (UserMessage names it)'),
-          401: inAllFormats(ApiErrorSchema, 'Missing, malformed or unknown bearer token'),
-        },
+  const options = (hide: boolean) => ({
+    schema: {
+      operationId: OPERATION_ID,
+      tags: ['agco'],
+      security: [{ oauth2: [] }],
+      summary: 'Get a paged response of Global String Definitions.',
+      description:
+        'Entities are ordered by Timestamp ascending (page on with modifiedAfterTimestamp=<last Timestamp>); with stringIds, in the order given. ' +
+        'Requires Authorization: Bearer <token>. Answers JSON, text/json or XML by Accept. The path and parameter names ignore letter case.',
+      querystring: QuerySchema,
+      headers: HeadersSchema,
+      response: {
+        200: inAllFormats(PagedResponseSchema, 'OK'),
+        400: inAllFormats(ApiErrorSchema, 'A rule of the parameters was broken (UserMessage names it)'),
+        401: inAllFormats(ApiErrorSchema, 'Missing, malformed or unknown bearer token'),
       },
+      ...(hide ? { hide: true } : {}),
     },
-    async (request, reply) => {
-      const type = mediaTypeOf(request);
-      return sendAs(reply, type, 200, render(request.store, parseFilter(bindQuery(request.query as Record<string, string | string[]>)), type));
-    },
-  );
+  });
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const type = mediaTypeOf(request);
+    return sendAs(reply, type, 200, render(request.store, parseFilter(bindQuery(request.query as Record<string, string | string[]>)), type));
+  };
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  typed.get('/api/v2/StringDefinitions', options(false), handler);
+  // ASP.NET Web API routes ignore letter case: /api/v2/stringdefinitions is the same operation (hidden from the docs).
+  typed.get(`/${ignoreCase('api')}/${ignoreCase('v2')}/${ignoreCase('StringDefinitions')}`, options(true), handler);
 }

@@ -51,3 +51,6 @@ export const routeNotFound = (method: string, url: string): DkanError =>
 /** A resource whose import has not finished: DKAN's natural 400 that a client cannot cause, used when one is forced. */
 export const notImported = (distributionId: string): DkanError =>
   badRequest(`No datastore storage found for ${distributionId}:1767225600.`);
+
+/** MySQL's unknown-column error as DKAN sanitises it (AbstractDatabaseTable::sanitizedErrorMessage). */
+export const columnNotFound = (): DkanError => badRequest('Column not found.');

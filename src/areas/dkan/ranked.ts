@@ -7,9 +7,9 @@
 // patterns), so collation, affinity and NULL rules stay exactly SQLite's. Rows are then tested by rank,
 // and sorts walk each column's rows in rank order.
 import type { FixtureStore } from '../../platform/fixture-store.js';
-import { RECORD_NUMBER, type Resource } from './datasets.js';
-import type { Condition, ConditionGroup, NormalizedQuery } from './parse.js';
-import { conditionSql } from './queries.js';
+import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
+import type { Condition, ConditionGroup, DkanQuery } from './parse.js';
+import { conditionSql } from './sql.js';
 
 interface RankedColumn {
   /** Dense rank (1-based, SQL order) of each row's value, indexed by record_number. */
@@ -59,24 +59,31 @@ function orderOf(col: RankedColumn): Uint32Array {
 
 type RowTest = (rn: number) => boolean;
 
-/** Why the rank path cannot answer a query exactly; the plain SQL path answers it instead. */
-export function unsupported(q: NormalizedQuery, ranked: RankedResource): string | null {
-  if (q.groupings) return 'groupings';
-  const known = (name: string) => name === RECORD_NUMBER.name || ranked.columns.has(name);
-  for (const s of q.sorts ?? []) if (!known(s.property)) return `unranked sort ${s.property}`;
+/** The column a sort key stands for, or null when it is not a plain column of the one resource. */
+function sortColumn(q: DkanQuery, target: DkanQuery['sorts'][number]['target']): Column | null {
+  if (target.kind === 'column') return target.ref.column;
+  const e = q.outputs[target.index]?.expr;
+  return e?.kind === 'column' ? e.ref.column : null;
+}
+
+/** Why the rank path cannot answer a query exactly (the plain SQL path answers it then), or null. */
+export function unsupported(q: DkanQuery, ranked: RankedResource): string | null {
+  if (q.sources.length !== 1 || q.joins.length > 0) return 'joins';
+  if (q.aggregate || q.groupBy.length > 0) return 'groupings';
+  const known = (col: Column | null) => col !== null && (col === RECORD_NUMBER || ranked.columns.has(col.name));
+  for (const s of q.sorts) if (!known(sortColumn(q, s.target))) return 'sort by an expression or unranked column';
   const walk = (items: (Condition | ConditionGroup)[]): string | null => {
     for (const c of items) {
-      if ('groupOperator' in c) {
-        const inner = walk(c.conditions);
+      if (c.kind === 'group') {
+        const inner = walk(c.items);
         if (inner) return inner;
       } else if (c.operator === 'match') return 'match';
-      else if (c.property === RECORD_NUMBER.name) return 'record_number condition';
       else if (typeof c.value === 'object' && c.value !== null && !Array.isArray(c.value)) return 'column reference';
-      else if (!known(c.property)) return `unranked column ${c.property}`;
+      else if (c.ref.column === RECORD_NUMBER || !ranked.columns.has(c.ref.column.name)) return 'record_number or unranked condition';
     }
     return null;
   };
-  return q.conditions ? walk(q.conditions) : null;
+  return walk(q.where);
 }
 
 /** One SQL lookup on a dictionary: the first matching rank in an order, or every matching rank. */
@@ -88,7 +95,7 @@ export interface DictLookup {
 }
 
 /** Runs lookups in order and gives their results in the same order (on this thread or on a worker). */
-export type LookupRunner = (lookups: DictLookup[]) => Promise<unknown[]>;
+export type LookupRunner = (lookups: DictLookup[]) => unknown[];
 
 /**
  * Finds which ranks of a column each condition matches, by the condition's own SQL on the column's
@@ -98,13 +105,10 @@ export type LookupRunner = (lookups: DictLookup[]) => Promise<unknown[]>;
 class Planner {
   readonly lookups: DictLookup[] = [];
 
-  constructor(
-    private readonly resource: Resource,
-    private readonly ranked: RankedResource,
-  ) {}
+  constructor(private readonly ranked: RankedResource) {}
 
   plan(items: (Condition | ConditionGroup)[], joiner: 'and' | 'or'): (results: unknown[]) => RowTest {
-    const parts = items.map((c) => ('groupOperator' in c ? this.plan(c.conditions, c.groupOperator) : this.leaf(c)));
+    const parts = items.map((c) => (c.kind === 'group' ? this.plan(c.items, c.joiner) : this.leaf(c)));
     return (results) => {
       const tests = parts.map((build) => build(results));
       if (tests.length === 0) return () => true;
@@ -114,19 +118,21 @@ class Planner {
   }
 
   private leaf(c: Condition): (results: unknown[]) => RowTest {
-    const col = this.ranked.columns.get(c.property)!;
-    const ident = this.resource.byName.get(c.property)!.ident;
+    const col = this.ranked.columns.get(c.ref.column.name)!;
+    // The dictionary takes the alias of the condition's table, so the condition's own SQL applies to it.
+    const dict = `${col.dict} AS ${c.ref.source.sql}`;
+    const ident = `${c.ref.source.sql}.${c.ref.column.ident}`;
     const lookup = (sql: string, params: unknown[], kind: DictLookup['kind']): number => this.lookups.push({ sql, params, kind }) - 1;
     /** A run of ranks in the column's order: the first and the last that match. */
     const run = (where: string, values: unknown[], set: 0 | 1) => {
-      const first = (dir: 'ASC' | 'DESC') => lookup(`SELECT rank FROM ${col.dict} WHERE ${where} ORDER BY ${ident} ${dir}, rank ${dir} LIMIT 1`, values, 'first');
+      const first = (dir: 'ASC' | 'DESC') => lookup(`SELECT rank FROM ${dict} WHERE ${where} ORDER BY ${ident} ${dir}, rank ${dir} LIMIT 1`, values, 'first');
       return { set, lo: first('ASC'), hi: first('DESC') };
     };
     const runs: { set: 0 | 1; lo: number; hi: number }[] = [];
     let all: number | null = null;
     let startFull = false;
     let invert = false;
-    const { sql, params } = conditionSql(this.resource, c);
+    const { sql, params } = conditionSql(c);
     switch (c.operator) {
       case '=':
       case '<':
@@ -155,7 +161,7 @@ class Planner {
         break;
       default:
         // Patterns: every distinct value is tested once, by SQLite's LIKE.
-        all = lookup(`SELECT rank FROM ${col.dict} WHERE ${sql}`, params, 'all');
+        all = lookup(`SELECT rank FROM ${dict} WHERE ${sql}`, params, 'all');
     }
     return (results) => {
       const member = new Uint8Array(col.distinct + 1);
@@ -174,7 +180,7 @@ class Planner {
 
 /** Runs dictionary lookups on the store's own connection. */
 export function lookupsOn(store: FixtureStore): LookupRunner {
-  return async (lookups) =>
+  return (lookups) =>
     lookups.map((l) => (l.kind === 'first' ? store.prepare(l.sql).pluck(true).get(l.params) : store.prepare(l.sql).pluck(true).all(l.params)));
 }
 
@@ -241,25 +247,29 @@ export interface RankedPage {
 }
 
 /** The page and the count of a query the rank path supports (see `unsupported`). */
-export async function rankedPage(resource: Resource, ranked: RankedResource, q: NormalizedQuery, runLookups: LookupRunner): Promise<RankedPage> {
+export function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: LookupRunner): RankedPage {
   let pass: RowTest = () => true;
-  if (q.conditions) {
-    const planner = new Planner(resource, ranked);
-    const build = planner.plan(q.conditions, 'and');
-    pass = build(await runLookups(planner.lookups));
+  if (q.where.length > 0) {
+    const planner = new Planner(ranked);
+    const build = planner.plan(q.where, 'and');
+    pass = build(runLookups(planner.lookups));
   }
-  const keys: Key[] = (q.sorts ?? []).map((s) => ({ col: s.property === RECORD_NUMBER.name ? null : ranked.columns.get(s.property)!, desc: s.order === 'desc' }));
+  const keys: Key[] = q.sorts.map((s) => {
+    const col = sortColumn(q, s.target)!;
+    return { col: col === RECORD_NUMBER ? null : ranked.columns.get(col.name)!, desc: s.desc };
+  });
   const rows: number[] = [];
-  if (q.results && q.limit > 0) {
+  const limit = q.limit ?? Infinity;
+  if (q.results && limit > 0) {
     let skipped = 0;
     for (const rn of ordered(ranked, keys, pass)) {
       if (skipped < q.offset) skipped++;
-      else if (rows.push(rn) >= q.limit) break;
+      else if (rows.push(rn) >= limit) break;
     }
   }
   let count = 0;
   if (q.count) {
-    if (!q.conditions) count = ranked.rows;
+    if (q.where.length === 0) count = ranked.rows;
     else for (let rn = 1; rn <= ranked.rows; rn++) if (pass(rn)) count++;
   }
   return { rows, count };
