@@ -1,6 +1,7 @@
 // One table of options feeds the CLI flags, the environment variables, the README table and the typed config.
 import path from 'node:path';
 import { packageRoot } from './paths.js';
+import type { AreaName } from '../fixtures/types.js';
 
 export class ConfigError extends Error {}
 
@@ -30,7 +31,17 @@ export interface Config {
   dkanCsvDir: string | null;
   dkanMaxLimit: number;
   dkanCacheSize: number;
+  hostMap: readonly HostMapping[];
+  tlsPort: number | null;
+  caDir: string | null;
 }
+
+export interface HostMapping {
+  host: string;
+  area: AreaName;
+}
+
+const AREA_NAMES: readonly AreaName[] = ['archive', 'marketcheck', 'appcenter', 'agco', 'dkan'];
 
 export type ConfigInput = { [K in keyof Config]?: Config[K] | string };
 
@@ -217,6 +228,28 @@ export const OPTIONS = [
     description: 'How many DKAN answers are kept for repeated identical queries; 0 turns the cache off.',
     parse: int('dkan cache size', 0, 100_000),
   }),
+  option({
+    key: 'hostMap', flag: '--host-map <list>', env: 'MOCKYARD_HOST_MAP', defaultText: 'none',
+    description: 'More real host names, as name=area (e.g. data.example.gov=dkan, *.example.gov=dkan), served like the built-in ones; see "Use the real host names".',
+    parse: (raw) =>
+      list(raw).map((entry) => {
+        const m = /^(\*\.)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)=([a-z]+)$/.exec(entry);
+        if (!m || !(AREA_NAMES as readonly string[]).includes(m[3]!)) {
+          throw new ConfigError(`host map entries must be name=area with area one of ${AREA_NAMES.join(', ')}, got "${entry}"`);
+        }
+        return Object.freeze({ host: `${m[1] ?? ''}${m[2]!.toLowerCase()}`, area: m[3] as AreaName });
+      }),
+  }),
+  option({
+    key: 'tlsPort', flag: '--tls-port <port>', env: 'MOCKYARD_TLS_PORT', defaultText: 'off',
+    description: 'Also serve everything over HTTPS on this port, with a certificate from the local CA for localhost, 127.0.0.1 and every real or mapped host.',
+    parse: (raw) => (raw === 'off' ? null : int('tls port', 0, 65535)(raw)),
+  }),
+  option({
+    key: 'caDir', flag: '--ca-dir <dir>', env: 'MOCKYARD_CA_DIR', defaultText: '<data-dir>/ca',
+    description: 'Where the local certificate authority (made on first use, key mode 0600) is kept; `mockyard ca` prints how to trust it.',
+    parse: (raw) => (raw.trim() === '' ? null : path.resolve(raw)),
+  }),
 ];
 
 export const DEFAULTS: Config = Object.freeze({
@@ -242,7 +275,15 @@ export const DEFAULTS: Config = Object.freeze({
   dkanCsvDir: null,
   dkanMaxLimit: 10000,
   dkanCacheSize: 500,
+  hostMap: Object.freeze([]),
+  tlsPort: null,
+  caDir: null,
 });
+
+/** The local CA's folder: --ca-dir, else `ca` in the data folder. */
+export function caDirOf(config: Config): string {
+  return config.caDir ?? path.join(config.dataDir, 'ca');
+}
 
 /**
  * Layers: defaults < environment < explicit values (CLI flags or startMockyard options).
@@ -262,7 +303,11 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     } else {
       // Typed values go through the same checks as their text form.
       const text =
-        given === null ? 'off' : Array.isArray(given) ? given.join(spec.key === 'latency' ? '-' : ',') : String(given);
+        given === null
+          ? 'off'
+          : Array.isArray(given)
+            ? given.map((v: unknown) => (typeof v === 'object' && v !== null ? `${(v as HostMapping).host}=${(v as HostMapping).area}` : v)).join(spec.key === 'latency' ? '-' : ',')
+            : String(given);
       out[spec.key] = (spec.parse as (r: string) => unknown)(text);
     }
   }
