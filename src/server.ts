@@ -105,6 +105,9 @@ export async function startServer(config: Config, progress: Progress = () => {})
     store.close();
   };
   try {
+    // Made (or loaded) now so its certificate file exists once mockyard says it is ready; without a
+    // writable folder mockyard still serves, and only TLS reports the problem.
+    await ca.ready().catch((err: Error) => progress(`no local CA, so no TLS for real host names: ${err.message}`));
     const app = await buildApp(config, store, { runtime, realHosts: { router, ca } });
     apps.push(app);
     await listen(app, config.host, config.port);

@@ -137,6 +137,11 @@ export class CertificateAuthority {
     this.files = caFiles(dir);
   }
 
+  /** Loads the CA, making it first when its folder has none. */
+  async ready(): Promise<void> {
+    await this.load();
+  }
+
   private load() {
     this.loaded ??= (async () => {
       await ensureCa(this.files.dir);
