@@ -91,6 +91,7 @@ export interface JournalEntry {
   area: string;
   path: string;
   status: number | null;
+  query: Record<string, string | string[]>;
   headers: Record<string, string>;
 }
 
