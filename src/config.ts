@@ -195,7 +195,7 @@ export const OPTIONS = [
   }),
   option({
     key: 'archiveRedirect', flag: '--archive-redirect', env: 'MOCKYARD_ARCHIVE_REDIRECT', defaultText: 'false', boolean: true,
-    description: 'Archive /download answers 302 to a data-node path on the mock, as archive.org does.',
+    description: 'Archive /download answers 302 to a data-node path on the mock, as archive.org does (under archive.org\'s own name: https://iaNNNNNN.us.archive.org/{dir}/{file}).',
     parse: bool('archive redirect'),
   }),
   option({
