@@ -96,7 +96,12 @@ function onConnect(server: http.Server, options: FrontOptions, req: IncomingMess
     refuseTunnel(socket, '403 Forbidden', refusalMessage(hostname));
     return;
   }
-  if (portOf(authority) === 80) {
+  // Plain HTTP inside the tunnel for port 80 and for mockyard's own plain port (a proxy client that
+  // tunnels every request, such as undici's ProxyAgent, calling http://127.0.0.1:PORT); TLS otherwise.
+  const port = portOf(authority);
+  const address = server.address();
+  const ownPort = typeof address === 'object' && address !== null ? address.port : undefined;
+  if (port === 80 || (options.router.isLocal(hostname) && port === ownPort)) {
     socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
     if (head.length > 0) socket.unshift(head);
     server.emit('connection', socket);

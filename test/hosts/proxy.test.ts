@@ -140,6 +140,17 @@ describe('forward proxy with real host names', () => {
     expectContract('datastore-datasetindex-query-get', cms);
   });
 
+  it('serves plain-HTTP URLs through the proxy too, for real hosts and for mockyard’s own address', async () => {
+    const c = await catalogOf(hosted.server);
+    const id = c.archive.items.find((i) => i.status === 'ok')!.identifier;
+    const real = await viaProxy(agent, `http://archive.org/metadata/${id}`);
+    expect(real.statusCode).toBe(200);
+    expectContract('getItemMetadata', real);
+    const own = await viaProxy(agent, `${hosted.server.url}/archive/metadata/${id}`);
+    expect(own.statusCode).toBe(200);
+    expect(own.body).toBe(real.body);
+  });
+
   it('answers a path outside the real base path with the area’s own 404', async () => {
     const c = await catalogOf(hosted.server);
     const dataset = c.dkan.datasets[0]!.id;
