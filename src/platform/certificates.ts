@@ -5,9 +5,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
-// @peculiar/x509 resolves its algorithms through tsyringe, which needs the Reflect metadata API loaded first.
-import 'reflect-metadata';
-import * as x509 from '@peculiar/x509';
+import type * as X509 from '@peculiar/x509';
 import { LRUCache } from 'lru-cache';
 
 export const CA_CERT_FILE = 'mockyard-ca.pem';
@@ -17,8 +15,22 @@ type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
 const crypto = webcrypto;
-// Node's WebCrypto; its types are Node's own, not the DOM ones the library declares.
-x509.cryptoProvider.set(crypto as never);
+
+let x509Module: Promise<typeof X509> | undefined;
+/** The X.509 library, loaded on first need: starts with a CA already on disk never pay for it. */
+function loadX509(): Promise<typeof X509> {
+  x509Module ??= (async () => {
+    // @peculiar/x509 resolves its algorithms through tsyringe, which needs the Reflect metadata API first.
+    await import('reflect-metadata');
+    const loaded = (await import('@peculiar/x509')) as typeof X509 & { default?: typeof X509 };
+    // The package's CommonJS build, imported from ESM (as in the bundle), arrives as a default export.
+    const x509 = loaded.cryptoProvider ? loaded : loaded.default!;
+    // Node's WebCrypto; its types are Node's own, not the DOM ones the library declares.
+    x509.cryptoProvider.set(crypto as never);
+    return x509;
+  })();
+  return x509Module;
+}
 
 // P-256 ECDSA: every TLS client in use accepts it, and a key takes microseconds where RSA takes tens of milliseconds.
 const KEY_ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256' } as const;
@@ -73,6 +85,7 @@ function writeOnce(target: string, content: string, mode: number): boolean {
 }
 
 async function createCa(files: CaFiles): Promise<void> {
+  const x509 = await loadX509();
   mkdirSync(files.dir, { recursive: true, mode: 0o700 });
   const keys = (await crypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
   const now = Date.now();
@@ -95,9 +108,8 @@ async function createCa(files: CaFiles): Promise<void> {
   writeOnce(files.certPath, cert.toString('pem'), 0o644);
 }
 
-async function readCa(files: CaFiles): Promise<{ cert: x509.X509Certificate; key: CryptoKey; certPem: string }> {
-  // Another mockyard may have written the key and not yet the certificate.
-  for (let waited = 0; !existsSync(files.certPath) && waited < 5000; waited += 50) await sleep(50);
+async function readCa(files: CaFiles): Promise<{ cert: X509.X509Certificate; key: CryptoKey; certPem: string }> {
+  const x509 = await loadX509();
   let certPem: string;
   let keyPem: string;
   try {
@@ -115,7 +127,9 @@ async function readCa(files: CaFiles): Promise<{ cert: x509.X509Certificate; key
 export async function ensureCa(dir: string): Promise<CaFiles> {
   const files = caFiles(dir);
   if (!existsSync(files.keyPath)) await createCa(files);
-  await readCa(files);
+  // Another mockyard may have written the key and not yet the certificate.
+  for (let waited = 0; !existsSync(files.certPath) && waited < 5000; waited += 50) await sleep(50);
+  if (!existsSync(files.certPath)) throw new Error(`${files.dir} has a CA key but no certificate; remove the folder to make a new CA`);
   return files;
 }
 
@@ -130,25 +144,26 @@ export interface LeafCertificate {
  */
 export class CertificateAuthority {
   readonly files: CaFiles;
-  private loaded: Promise<{ cert: x509.X509Certificate; key: CryptoKey; certPem: string; leafKeys: CryptoKeyPair; leafKeyPem: string }> | undefined;
+  private loaded: Promise<{ x509: typeof X509; cert: X509.X509Certificate; key: CryptoKey; certPem: string; leafKeys: CryptoKeyPair; leafKeyPem: string }> | undefined;
   private readonly contexts = new LRUCache<string, Promise<tls.SecureContext>>({ max: LEAF_CACHE_SIZE });
 
   constructor(dir: string) {
     this.files = caFiles(dir);
   }
 
-  /** Loads the CA, making it first when its folder has none. */
+  /** Makes the CA when its folder has none; certificates are issued (and the library loaded) on first need. */
   async ready(): Promise<void> {
-    await this.load();
+    await ensureCa(this.files.dir);
   }
 
   private load() {
     this.loaded ??= (async () => {
       await ensureCa(this.files.dir);
+      const x509 = await loadX509();
       const ca = await readCa(this.files);
       const leafKeys = (await crypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
       const leafKeyPem = pemKey(await crypto.subtle.exportKey('pkcs8', leafKeys.privateKey));
-      return { ...ca, leafKeys, leafKeyPem };
+      return { ...ca, x509, leafKeys, leafKeyPem };
     })();
     // A failed load (unreadable folder) is tried again on the next use rather than remembered.
     this.loaded.catch(() => (this.loaded = undefined));
@@ -158,6 +173,7 @@ export class CertificateAuthority {
   /** A certificate for these names (DNS names, `*.` wildcards or IP addresses), signed by the CA. */
   async issue(names: readonly string[]): Promise<LeafCertificate> {
     const ca = await this.load();
+    const { x509 } = ca;
     const now = Date.now();
     const leaf = await x509.X509CertificateGenerator.create({
       serialNumber: serial(),
