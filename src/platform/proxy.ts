@@ -92,6 +92,10 @@ function onConnect(server: http.Server, options: FrontOptions, req: IncomingMess
   socket.on('error', () => socket.destroy());
   const authority = req.url ?? '';
   const hostname = hostnameOf(authority);
+  if (hostname === '') {
+    refuseTunnel(socket, '400 Bad Request', 'mockyard: CONNECT needs a target of the form host:port.\n');
+    return;
+  }
   if (!options.router.match(hostname) && !options.router.isLocal(hostname)) {
     refuseTunnel(socket, '403 Forbidden', refusalMessage(hostname));
     return;

@@ -173,6 +173,24 @@ describe('forward proxy with real host names', () => {
     expect((JSON.parse(archive.body) as { metadata: { identifier: string } }).metadata.identifier).toBe(id);
   });
 
+  it('survives clients that misbehave in a tunnel, and still serves', async () => {
+    const misbehave = (payload: string | null, authority = 'archive.org:443') =>
+      new Promise<void>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`));
+        socket.once('data', () => (payload === null ? socket.destroy() : socket.write(payload)));
+        socket.on('close', () => resolve());
+        socket.on('error', () => resolve());
+        setTimeout(() => socket.destroy(), 2000);
+      });
+    await misbehave(null);
+    await misbehave('GET / HTTP/1.1\r\nHost: archive.org\r\n\r\n'); // plain HTTP where TLS is due
+    await misbehave('\x16\x03\x01\x00\x05garbage'); // a broken handshake
+    const answer = await rawConnect(port, ':443');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 [^]*host:port/);
+    const health = await fetch(`${hosted.server.url}/__mockyard/health`);
+    expect(health.status).toBe(200);
+  });
+
   describe('unknown hosts', () => {
     const outbound: unknown[][] = [];
     beforeAll(() => {
