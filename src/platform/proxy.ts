@@ -42,21 +42,21 @@ function refuseTunnel(socket: Duplex, status: string, body: string): void {
 function route(router: HostRouter, req: IncomingMessage, res: ServerResponse): boolean {
   const url = req.url ?? '/';
   if (!url.startsWith('/') && url !== '*') {
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return true; // Not a URL: Fastify answers it as a bad request.
-    }
-    const hostname = hostnameOf(target.host);
+    // Split by hand rather than with URL: its dot-segment and backslash clean-up would change the path
+    // that the area sees compared with the same request sent directly.
+    const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)(.*)$/i.exec(url);
+    if (!m) return true; // Not a URL: Fastify answers it as a bad request.
+    const authority = m[1]!.replace(/^[^@]*@/, '');
+    const rest = m[2]!;
+    const pathAndQuery = rest.startsWith('/') ? rest : `/${rest}`;
+    const hostname = hostnameOf(authority);
     const found = router.match(hostname);
     if (!found && !router.isLocal(hostname)) {
       refuse(res, hostname);
       return false;
     }
     // The target's authority replaces Host (RFC 9112 §3.2.2).
-    req.headers.host = target.host;
-    const pathAndQuery = `${target.pathname}${target.search}`;
+    req.headers.host = authority;
     if (found) markRealHost(req, found);
     req.url = found ? HostRouter.rewrite(found, pathAndQuery) : pathAndQuery;
     return true;

@@ -134,6 +134,12 @@ describe('forward proxy with real host names', () => {
     const local = await absoluteForm(port, `http://127.0.0.1:${port}/archive/metadata/${id}`);
     expect(local.statusCode).toBe(200);
     expect(local.body).toBe(real.body);
+    // The target reaches the area as sent, dot segments and all, so the archive's traversal guard sees it.
+    for (const target of [`http://archive.org/download/${id}/../../../etc/passwd`, `http://archive.org/download/${id}/..%2f..%2f..%2fetc%2fpasswd`]) {
+      const res = await absoluteForm(port, target);
+      expect([400, 403, 404], target).toContain(res.statusCode);
+      expect(res.headers['content-type'], target).toMatch(/^text\/html/);
+    }
     const dataset = c.dkan.datasets[0]!.id;
     const cms = await absoluteForm(port, `http://data.cms.gov/provider-data/api/1/datastore/query/${dataset}/0?limit=1`);
     expect(cms.statusCode).toBe(200);
