@@ -1,4 +1,4 @@
-// mockyard as the forward proxy of a Node client (undici's ProxyAgent): every area under its real host and
+// mockyard as the forward proxy of Node's fetch (with undici's ProxyAgent): every area under its real host and
 // base path, over CONNECT + TLS and absolute-form HTTP; unknown hosts refused without any outbound connection.
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import net from 'node:net';
 import { readFileSync } from 'node:fs';
-import { ProxyAgent, fetch as undiciFetch } from 'undici';
+import { ProxyAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectContract } from '../helpers/contract.js';
 import { catalogOf, clearJournal, journal, realOperations, startHosted, type Hosted } from './helpers.js';
@@ -18,8 +18,14 @@ interface Answer {
   body: string;
 }
 
+/** Node's own fetch, sent through mockyard with undici's ProxyAgent (Node's fetch is undici underneath). */
+function proxiedFetch(agent: ProxyAgent, url: string, init: RequestInit = {}): Promise<Response> {
+  // The cast: Node's bundled undici types and the undici package's are separate declarations of one interface.
+  return fetch(url, { ...init, dispatcher: agent } as unknown as RequestInit);
+}
+
 async function viaProxy(agent: ProxyAgent, url: string, init: { headers?: Record<string, string>; redirect?: 'manual' } = {}): Promise<Answer> {
-  const res = await undiciFetch(url, { dispatcher: agent, headers: init.headers, redirect: init.redirect ?? 'follow' });
+  const res = await proxiedFetch(agent, url, { headers: init.headers, redirect: init.redirect ?? 'follow' });
   const body = Buffer.from(await res.arrayBuffer());
   return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: body.toString('latin1') };
 }
@@ -257,7 +263,7 @@ describe('archive redirects under the real host', () => {
     expect(hop.statusCode).toBe(302);
     expect(hop.headers.location).toBe(`https://${record.server}${record.dir}/${encodeURIComponent(file.name)}`);
     expect(record.server).toMatch(/^ia\d+\.us\.archive\.org$/);
-    const followed = await undiciFetch(`https://archive.org/download/${id}/${encodeURIComponent(file.name)}`, { dispatcher: agent });
+    const followed = await proxiedFetch(agent, `https://archive.org/download/${id}/${encodeURIComponent(file.name)}`);
     expect(followed.status).toBe(200);
     expect(createHash('md5').update(Buffer.from(await followed.arrayBuffer())).digest('hex')).toBe(file.md5);
   });
