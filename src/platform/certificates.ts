@@ -17,7 +17,7 @@ type CryptoKeyPair = webcrypto.CryptoKeyPair;
 const crypto = webcrypto;
 
 let x509Module: Promise<typeof X509> | undefined;
-/** The X.509 library, loaded on first need: starts with a CA already on disk never pay for it. */
+/** The X.509 library, loaded on first need: a start with the CA already on disk never pays for it. */
 function loadX509(): Promise<typeof X509> {
   x509Module ??= (async () => {
     // @peculiar/x509 resolves its algorithms through tsyringe, which needs the Reflect metadata API first.
@@ -139,8 +139,8 @@ export interface LeafCertificate {
 }
 
 /**
- * The CA, loaded (or made) on first use. Every leaf shares one key pair made at start, as mitmproxy
- * does: only the certificates differ, and those are cached per name.
+ * The CA, loaded (or made) on first use. Every leaf shares one key pair made then, as mitmproxy's
+ * leaves do: only the certificates differ, and those are cached per name.
  */
 export class CertificateAuthority {
   readonly files: CaFiles;
