@@ -15,6 +15,9 @@ import { controlsPlugin } from './platform/controls.js';
 import { Runtime } from './platform/runtime.js';
 import { lazyCompilersFactory } from './platform/lazy-compilers.js';
 import { MAX_HEADER_BYTES, areaResolver, frameworkErrorHandler, installLimits } from './platform/limits.js';
+import { frontServerFactory } from './platform/proxy.js';
+import type { CertificateAuthority } from './platform/certificates.js';
+import type { HostRouter } from './platform/real-hosts.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
@@ -23,6 +26,11 @@ export interface BuildAppOptions {
   areas?: readonly AreaDefinition[];
   /** Journal and fault draws shared by several apps (the shared port and --area-ports). Default: a new one. */
   runtime?: Runtime;
+  /**
+   * Serve real host names and act as a forward proxy (the shared port only). Without it the app
+   * answers every Host under the /archive, /dkan, ... prefixes.
+   */
+  realHosts?: { router: HostRouter; ca: CertificateAuthority };
 }
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
@@ -37,8 +45,10 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
 export async function buildApp(config: Config, stores: Stores, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const areas = options.only ? [options.only] : (options.areas ?? AREAS);
   const areaOf = areaResolver(areas, options.only);
+  const realHosts = options.only ? undefined : options.realHosts;
   const app = Fastify({
     http: { maxHeaderSize: MAX_HEADER_BYTES },
+    ...(realHosts ? { serverFactory: frontServerFactory({ ...realHosts, maxHeaderSize: MAX_HEADER_BYTES }) } : {}),
     schemaController: { compilersFactory: lazyCompilersFactory() },
     frameworkErrors: frameworkErrorHandler(areaOf),
     logger: loggerOptions(config),

@@ -2,7 +2,9 @@
 // The `mockyard` command: serve (default) or build the fixture database.
 import { Command, CommanderError, Option } from 'commander';
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, OPTIONS, defaultText, renderOptionsTable, resolveConfig, type ConfigInput } from './config.js';
+import { ConfigError, OPTIONS, caDirOf, defaultText, renderOptionsTable, resolveConfig, type ConfigInput } from './config.js';
+import { ensureCa } from './platform/certificates.js';
+import { trustInstructions } from './platform/trust.js';
 import { StartError, ensureFixtures, startServer } from './server.js';
 
 const progress = (message: string) => process.stderr.write(`mockyard: ${message}\n`);
@@ -42,6 +44,7 @@ addOptions(program).action(async (flags: Record<string, unknown>) => {
   const running = await startServer(config, progress);
   process.stdout.write(`mockyard ready at ${running.url}\n`);
   for (const [area, url] of Object.entries(running.areaUrls)) process.stdout.write(`  ${area} at ${url}\n`);
+  if (running.tlsUrl) process.stdout.write(`  HTTPS at ${running.tlsUrl} (CA certificate ${running.caCertPath})\n`);
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) running.app.log.error({ err }, 'closing after an error');
     else running.app.log.info({ signal }, 'shutting down');
@@ -60,6 +63,13 @@ addOptions(program.command('fixtures').description('Build the fixture database n
         ? `built ${result.dbPath} in ${result.seconds.toFixed(2)}s (fingerprint ${result.fingerprint.slice(0, 12)})\n`
         : `${result.dbPath} is up to date (fingerprint ${result.fingerprint.slice(0, 12)})\n`,
     );
+  });
+
+addOptions(program.command('ca').description("Make the local certificate authority if needed; print its certificate's path and how to trust it"))
+  .action(async (flags: Record<string, unknown>) => {
+    const config = configFrom(flags);
+    const files = await ensureCa(caDirOf(config));
+    process.stdout.write(trustInstructions(files.certPath, `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`));
   });
 
 program

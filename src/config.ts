@@ -1,6 +1,7 @@
 // One table of options feeds the CLI flags, the environment variables, the README table and the typed config.
 import path from 'node:path';
 import { packageRoot } from './paths.js';
+import type { AreaName } from '../fixtures/types.js';
 
 export class ConfigError extends Error {}
 
@@ -31,7 +32,17 @@ export interface Config {
   dkanMaxLimit: number;
   dkanCacheSize: number;
   dkanCsvHeaders: 'resource_headers' | 'machine_names';
+  hostMap: readonly HostMapping[];
+  tlsPort: number | null;
+  caDir: string | null;
 }
+
+export interface HostMapping {
+  host: string;
+  area: AreaName;
+}
+
+const AREA_NAMES: readonly AreaName[] = ['archive', 'marketcheck', 'appcenter', 'agco', 'dkan'];
 
 export type ConfigInput = { [K in keyof Config]?: Config[K] | string };
 
@@ -132,6 +143,26 @@ const percentage = (name: string) => {
   };
   return { check, parse: (raw: string) => check(raw.trim() === '' ? NaN : Number(raw)) };
 };
+
+/** name=area entries; a typed value may also be a list of {host, area}. */
+const hostMappings = (() => {
+  const entry = (text: string): HostMapping => {
+    const m = /^(\*\.)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)=([a-z]+)$/.exec(text.trim());
+    if (!m || !(AREA_NAMES as readonly string[]).includes(m[3]!)) {
+      throw new ConfigError(`host map entries must be name=area with area one of ${AREA_NAMES.join(', ')}, got "${text}"`);
+    }
+    return Object.freeze({ host: `${m[1] ?? ''}${m[2]!.toLowerCase()}`, area: m[3] as AreaName });
+  };
+  const check = (value: unknown): readonly HostMapping[] => {
+    if (!Array.isArray(value)) throw new ConfigError('host map must be a list of name=area entries');
+    return Object.freeze(
+      value.map((v: unknown) =>
+        typeof v === 'object' && v !== null ? entry(`${(v as HostMapping).host}=${(v as HostMapping).area}`) : entry(String(v)),
+      ),
+    );
+  };
+  return { check, parse: (raw: string) => check(raw.split(',').filter((e) => e.trim() !== '')) };
+})();
 
 const option = <K extends keyof Config>(spec: OptionSpec<K>) => spec;
 
@@ -263,7 +294,27 @@ export const OPTIONS = [
       return raw;
     }) as { parse(raw: string): Config['dkanCsvHeaders']; check(value: unknown): Config['dkanCsvHeaders'] },
   }),
+  option({
+    key: 'hostMap', flag: '--host-map <list>', env: 'MOCKYARD_HOST_MAP', default: Object.freeze([]), shown: 'none',
+    description: 'More real host names, as name=area (e.g. data.example.gov=dkan, *.example.gov=dkan), served like the built-in ones; see "Use the real host names".',
+    ...hostMappings,
+  }),
+  option({
+    key: 'tlsPort', flag: '--tls-port <port>', env: 'MOCKYARD_TLS_PORT', default: null,
+    description: 'Also serve everything over HTTPS on this port, with a certificate from the local CA for localhost, 127.0.0.1 and every real or mapped host.',
+    ...orOff(wholeNumber('tls port', 0, 65535)),
+  }),
+  option({
+    key: 'caDir', flag: '--ca-dir <dir>', env: 'MOCKYARD_CA_DIR', default: null, shown: '<data-dir>/ca',
+    description: 'Where the local certificate authority (made on first use, key mode 0600) is kept; `mockyard ca` prints how to trust it.',
+    ...orOff(folder('ca dir'), ['']),
+  }),
 ];
+
+/** The local certificate authority's folder: --ca-dir, else <data-dir>/ca. */
+export function caDirOf(config: Config): string {
+  return config.caDir ?? path.join(config.dataDir, 'ca');
+}
 
 /** How README and --help show an option's default. */
 export function defaultText(spec: (typeof OPTIONS)[number]): string {

@@ -7,7 +7,11 @@ import path from 'node:path';
 import { buildApp } from './app.js';
 import { AREAS } from './areas/index.js';
 import type { AreaName } from './areas/types.js';
-import type { Config } from './config.js';
+import { caDirOf, type Config } from './config.js';
+import type { Server as TlsServer } from 'node:tls';
+import { CertificateAuthority } from './platform/certificates.js';
+import { tlsFront } from './platform/proxy.js';
+import { HostRouter } from './platform/real-hosts.js';
 import { fixturesRoot } from './paths.js';
 import { FixtureStore } from './platform/fixture-store.js';
 import { Stores } from './platform/stores.js';
@@ -21,6 +25,10 @@ export interface RunningMockyard {
   url: string;
   /** Base URL of each area's own port, when --area-ports is set. */
   areaUrls: Partial<Record<AreaName, string>>;
+  /** Base URL of the --tls-port listener (https://127.0.0.1:PORT), when it is set. */
+  tlsUrl: string | null;
+  /** The local certificate authority's certificate file, to give clients as their trust root. */
+  caCertPath: string;
   app: FastifyInstance;
   /** The fixture data being served; `stores.current` is the generation new requests get. */
   stores: Stores;
@@ -66,23 +74,52 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
   }
 }
 
+async function listenTls(server: TlsServer, host: string, port: number): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new StartError(`TLS port ${port} on ${host} is already in use; choose another with --tls-port (0 picks a free one)`));
+      else if (err.code === 'EACCES') reject(new StartError(`no permission to listen on ${host}:${port}; choose a TLS port above 1023`));
+      else reject(err);
+    });
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new StartError('TLS server has no TCP address');
+  const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `https://${shown}:${address.port}`;
+}
+
 export async function startServer(config: Config, progress: Progress = () => {}): Promise<RunningMockyard> {
   await ensureFixtures(config, progress);
   const stores = new Stores(FixtureStore.open(config.dataDir));
   const apps: FastifyInstance[] = [];
   const runtime = new Runtime(config);
+  const router = new HostRouter(AREAS, config.hostMap);
+  const ca = new CertificateAuthority(caDirOf(config));
   let watcher: FixtureWatcher | undefined;
+  let tlsServer: TlsServer | undefined;
   const close = async () => {
     runtime.shutdown();
     watcher?.close();
     await watcher?.idle();
+    const tlsClosed = tlsServer ? new Promise<void>((resolve) => tlsServer!.close(() => resolve())) : undefined;
     await Promise.all(apps.map((a) => a.close()));
+    await tlsClosed;
     stores.close();
   };
   try {
-    const app = await buildApp(config, stores, { runtime });
+    // Made (or loaded) now so its certificate file exists once mockyard says it is ready; without a
+    // writable folder mockyard still serves, and only TLS reports the problem.
+    await ca.ready().catch((err: Error) => progress(`no local CA, so no TLS for real host names: ${err.message}`));
+    const app = await buildApp(config, stores, { runtime, realHosts: { router, ca } });
     apps.push(app);
     await listen(app, config.host, config.port);
+    let tlsUrl: string | null = null;
+    if (config.tlsPort !== null) {
+      const extra = config.host === '0.0.0.0' || config.host === '::' ? [] : [config.host];
+      tlsServer = tlsFront(app.server, await ca.issue(router.certificateNames(extra)));
+      tlsUrl = await listenTls(tlsServer, config.host, config.tlsPort);
+    }
     const areaUrls: Partial<Record<AreaName, string>> = {};
     if (config.areaPorts !== null) {
       for (const [i, area] of AREAS.entries()) {
@@ -96,7 +133,7 @@ export async function startServer(config: Config, progress: Progress = () => {})
       const dirs = [fixturesRoot(), config.dkanCsvDir].filter((d): d is string => d !== null && existsSync(d));
       watcher = watchFixtures({ dirs, rebuild: () => ensureFixtures(config, progress), stores, dataDir: config.dataDir, log: app.log });
     }
-    return { url: urlOf(app, config), areaUrls, app, stores, config, runtime, close };
+    return { url: urlOf(app, config), areaUrls, tlsUrl, caCertPath: ca.files.certPath, app, stores, config, runtime, close };
   } catch (err) {
     await close();
     throw err;

@@ -94,3 +94,11 @@ export function recordPath(recordJson: string, segments: string[], start?: numbe
   }
   return { result: value };
 }
+
+/** The item's data node host (`server` in its record, e.g. ia600123.us.archive.org). */
+export function dataNodeOf(store: FixtureStore, identifier: string): string | undefined {
+  const record = itemRecordJson(store, identifier);
+  if (record === undefined) return undefined;
+  const server = (JSON.parse(record) as { server?: unknown }).server;
+  return typeof server === 'string' ? server : undefined;
+}

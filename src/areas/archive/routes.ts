@@ -6,7 +6,8 @@ import type { SwaggerTransform } from '@fastify/swagger';
 import type { AreaPluginOptions } from '../types.js';
 import { sendErrorPage } from './errors.js';
 import { sendItemFile } from './files.js';
-import { itemRecordJson, recordPath, resolveDownload } from './queries.js';
+import { dataNodeOf, itemRecordJson, recordPath, resolveDownload } from './queries.js';
+import { realHostOf } from '../../platform/real-hosts.js';
 import {
   DataNodeParamsSchema,
   DownloadHeadersSchema,
@@ -130,7 +131,11 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
       // Like the front end: the data node itself refuses dark items, so those are redirected too.
       if (!found.ok && found.status !== 403) return sendErrorPage(reply, found.status);
       const node = found.item!.node;
-      const location = `${request.protocol}://${request.host}${prefix}/${node}/items/${encodeURIComponent(identifier)}/${encodeName(name)}`;
+      const nodePath = `/${node}/items/${encodeURIComponent(identifier)}/${encodeName(name)}`;
+      // Under archive.org's own name the hop goes to the item's data node, https://{server}{dir}/{file},
+      // which the client then reaches through the same proxy.
+      const server = realHostOf(request.raw) ? dataNodeOf(request.store, identifier) : undefined;
+      const location = server ? `https://${server}${nodePath}` : `${request.protocol}://${request.host}${prefix}${nodePath}`;
       return reply.header('access-control-allow-origin', '*').redirect(location, 302);
     },
   );

@@ -1,0 +1,152 @@
+// The HTTP server in front of the app: routing by real host name, a forward proxy (absolute-form and CONNECT)
+// that serves known hosts itself, and the TLS port. It never opens a connection to anywhere.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import tls from 'node:tls';
+import type { FastifyServerFactory } from 'fastify';
+import type { CertificateAuthority } from './certificates.js';
+import { HostRouter, hostnameOf, markRealHost } from './real-hosts.js';
+
+export interface FrontOptions {
+  router: HostRouter;
+  ca: CertificateAuthority;
+  maxHeaderSize: number;
+}
+
+export function refusalMessage(hostname: string): string {
+  return (
+    `mockyard does not serve "${hostname}" and never forwards requests to the internet. ` +
+    `It answers for the real hosts of its five areas; add this one with --host-map ${hostname}=<area> ` +
+    '(archive, marketcheck, appcenter, agco or dkan).\n'
+  );
+}
+
+function refuse(res: ServerResponse, hostname: string): void {
+  const body = refusalMessage(hostname);
+  res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), 'mockyard-error': 'unknown host' });
+  res.end(body);
+}
+
+function refuseTunnel(socket: Duplex, status: string, body: string): void {
+  socket.end(
+    `HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * Points a request at the prefixed URL of the area that serves its host. Absolute-form targets
+ * (`GET http://archive.org/... HTTP/1.1`, sent to a proxy) are served by their own host or refused;
+ * origin-form requests go by their Host header, and mockyard's own or unknown names keep the prefixes.
+ * Returns false when the request was refused.
+ */
+function route(router: HostRouter, req: IncomingMessage, res: ServerResponse): boolean {
+  const url = req.url ?? '/';
+  if (!url.startsWith('/') && url !== '*') {
+    // Split by hand rather than with URL: its dot-segment and backslash clean-up would change the path
+    // that the area sees compared with the same request sent directly.
+    const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)(.*)$/i.exec(url);
+    if (!m) return true; // Not a URL: Fastify answers it as a bad request.
+    const authority = m[1]!.replace(/^[^@]*@/, '');
+    const rest = m[2]!;
+    const pathAndQuery = rest.startsWith('/') ? rest : `/${rest}`;
+    const hostname = hostnameOf(authority);
+    const found = router.match(hostname);
+    if (!found && !router.isLocal(hostname)) {
+      refuse(res, hostname);
+      return false;
+    }
+    // The target's authority replaces Host (RFC 9112 §3.2.2).
+    req.headers.host = authority;
+    if (found) markRealHost(req, found);
+    req.url = found ? HostRouter.rewrite(found, pathAndQuery) : pathAndQuery;
+    return true;
+  }
+  const host = req.headers.host;
+  if (host === undefined) return true;
+  const found = router.match(hostnameOf(host));
+  if (found) {
+    markRealHost(req, found);
+    req.url = HostRouter.rewrite(found, url);
+  }
+  return true;
+}
+
+/** Hands a socket (a tunnel or a TLS port connection) to the HTTP server, as if it had connected directly. */
+function serveTls(server: http.Server, socket: Duplex, context: tls.SecureContext): void {
+  const secure = new tls.TLSSocket(socket, { isServer: true, secureContext: context, ALPNProtocols: ['http/1.1'] });
+  secure.on('error', () => secure.destroy());
+  server.emit('connection', secure);
+}
+
+/** The port of a CONNECT target (`host:port`, `[v6]:port`); 443 when none is given. */
+function portOf(authority: string): number {
+  const m = /:(\d{1,5})$/.exec(authority);
+  return m ? Number(m[1]) : 443;
+}
+
+/**
+ * CONNECT host:port. Known hosts get "200 Connection established", then mockyard itself is the far
+ * end: plain HTTP for port 80, TLS with a certificate for that host otherwise.
+ */
+function onConnect(server: http.Server, options: FrontOptions, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  socket.on('error', () => socket.destroy());
+  const authority = req.url ?? '';
+  const hostname = hostnameOf(authority);
+  if (hostname === '') {
+    refuseTunnel(socket, '400 Bad Request', 'mockyard: CONNECT needs a target of the form host:port.\n');
+    return;
+  }
+  if (!options.router.match(hostname) && !options.router.isLocal(hostname)) {
+    refuseTunnel(socket, '403 Forbidden', refusalMessage(hostname));
+    return;
+  }
+  // Plain HTTP inside the tunnel for port 80 and for mockyard's own plain port (a proxy client that
+  // tunnels every request, such as undici's ProxyAgent, calling http://127.0.0.1:PORT); TLS otherwise.
+  const port = portOf(authority);
+  const address = server.address();
+  const ownPort = typeof address === 'object' && address !== null ? address.port : undefined;
+  if (port === 80 || (options.router.isLocal(hostname) && port === ownPort)) {
+    socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+    if (head.length > 0) socket.unshift(head);
+    server.emit('connection', socket);
+    return;
+  }
+  // TLS takes over the socket's handle and would never see bytes already read; a client waits for the
+  // 200 before its handshake, so bytes here are not a TLS client.
+  if (head.length > 0) {
+    refuseTunnel(socket, '400 Bad Request', 'mockyard: data sent before the tunnel was established.\n');
+    return;
+  }
+  options.ca.contextFor(hostname).then(
+    (context) => {
+      socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+      serveTls(server, socket, context);
+    },
+    (err: Error) => refuseTunnel(socket, '502 Bad Gateway', `mockyard could not issue a certificate for ${hostname}: ${err.message}\n`),
+  );
+}
+
+/** Fastify's `serverFactory`: a plain HTTP server whose request listener routes by host first. */
+export function frontServerFactory(options: FrontOptions): FastifyServerFactory {
+  return (handler, fastifyOptions) => {
+    const server = http.createServer({ maxHeaderSize: options.maxHeaderSize }, (req, res) => {
+      if (route(options.router, req, res)) handler(req, res);
+    });
+    // What Fastify sets on servers it makes itself.
+    const { keepAliveTimeout, requestTimeout, connectionTimeout } = fastifyOptions as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+    if (keepAliveTimeout !== undefined) server.keepAliveTimeout = keepAliveTimeout;
+    if (requestTimeout !== undefined) server.requestTimeout = requestTimeout;
+    if (connectionTimeout !== undefined) server.setTimeout(connectionTimeout);
+    server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => onConnect(server, options, req, socket, head));
+    return server;
+  };
+}
+
+/** The --tls-port listener: TLS with one certificate for every name, then the same HTTP server as the plain port. */
+export function tlsFront(httpServer: http.Server, cert: { cert: string; key: string }): tls.Server {
+  const server = tls.createServer({ cert: cert.cert, key: cert.key, ALPNProtocols: ['http/1.1'] }, (socket) => {
+    httpServer.emit('connection', socket);
+  });
+  server.on('tlsClientError', () => {});
+  return server;
+}
