@@ -14,6 +14,7 @@ import { controlsPlugin } from './platform/controls.js';
 import { Runtime } from './platform/runtime.js';
 import { lazyCompilersFactory } from './platform/lazy-compilers.js';
 import { MAX_HEADER_BYTES, frameworkErrorHandler, installLimits } from './platform/limits.js';
+import { installRequestLog, requestSerializer } from './platform/request-log.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
@@ -26,11 +27,16 @@ export interface BuildAppOptions {
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   if (config.logLevel === 'silent') return false;
+  const serializers = { req: requestSerializer(config) };
   // Pretty output is for people at a terminal; pipes and containers get JSON lines.
   if (process.stdout.isTTY) {
-    return { level: config.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } };
+    return {
+      level: config.logLevel,
+      serializers,
+      transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,reqId' } },
+    };
   }
-  return { level: config.logLevel };
+  return { level: config.logLevel, serializers };
 }
 
 export async function buildApp(config: Config, store: FixtureStore, options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -44,15 +50,11 @@ export async function buildApp(config: Config, store: FixtureStore, options: Bui
     // Keep-alive sockets that are idle are closed at shutdown; busy ones finish their request first.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-    // One line per request at info would drown a CI log; the journal and debug level have them.
+    // Fastify's two lines per request are replaced by installRequestLog's one.
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  if (config.logLevel === 'debug' || config.logLevel === 'trace') {
-    app.addHook('onResponse', async (request, reply) => {
-      request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
-    });
-  }
+  installRequestLog(app, config, { areas, only: options.only, terminal: process.stdout.isTTY === true });
   installLimits(app, areas, options.only);
 
   const runtime = options.runtime ?? new Runtime(config);

@@ -11,6 +11,7 @@ export interface Config {
   host: string;
   port: number;
   logLevel: LogLevel;
+  quiet: boolean;
   dataDir: string;
   seed: number;
   scale: number;
@@ -96,6 +97,11 @@ export const OPTIONS = [
       }
       return raw as LogLevel;
     },
+  }),
+  option({
+    key: 'quiet', flag: '--quiet', env: 'MOCKYARD_QUIET', defaultText: 'false', boolean: true,
+    description: 'No line per request. On a terminal each request is otherwise logged at info (method, path, status, ms, area).',
+    parse: bool('quiet'),
   }),
   option({
     key: 'dataDir', flag: '--data-dir <dir>', env: 'MOCKYARD_DATA_DIR', defaultText: '<package>/data',
@@ -223,6 +229,7 @@ export const DEFAULTS: Config = Object.freeze({
   host: '127.0.0.1',
   port: 4010,
   logLevel: 'info',
+  quiet: false,
   dataDir: path.join(packageRoot(), 'data'),
   seed: 1337,
   scale: 1,
@@ -245,16 +252,13 @@ export const DEFAULTS: Config = Object.freeze({
 });
 
 /**
- * Layers: defaults < environment < explicit values (CLI flags or startMockyard options).
- * String values are parsed by the option's own parser; typed values are checked the same way.
+ * Layers: defaults < config file (`--config`) < environment < explicit values (CLI flags or
+ * startMockyard options). String values are parsed by the option's own parser; typed values are
+ * checked the same way.
  */
-export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
+export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env, file: ConfigInput = {}): Config {
   const out: Record<string, unknown> = { ...DEFAULTS };
-  for (const spec of OPTIONS) {
-    const fromEnv = env[spec.env];
-    if (fromEnv !== undefined) out[spec.key] = (spec.parse as (r: string) => unknown)(fromEnv);
-    const given = input[spec.key];
-    if (given === undefined) continue;
+  const apply = (spec: (typeof OPTIONS)[number], given: unknown) => {
     if (typeof given === 'string') {
       out[spec.key] = (spec.parse as (r: string) => unknown)(given);
     } else if (Array.isArray(given) && typeof DEFAULTS[spec.key] !== 'object') {
@@ -265,6 +269,12 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
         given === null ? 'off' : Array.isArray(given) ? given.join(spec.key === 'latency' ? '-' : ',') : String(given);
       out[spec.key] = (spec.parse as (r: string) => unknown)(text);
     }
+  };
+  for (const spec of OPTIONS) {
+    if (file[spec.key] !== undefined) apply(spec, file[spec.key]);
+    const fromEnv = env[spec.env];
+    if (fromEnv !== undefined) out[spec.key] = (spec.parse as (r: string) => unknown)(fromEnv);
+    if (input[spec.key] !== undefined) apply(spec, input[spec.key]);
   }
   for (const key of Object.keys(input)) {
     if (!(key in DEFAULTS)) throw new ConfigError(`unknown option "${key}"`);
