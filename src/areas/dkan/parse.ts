@@ -188,6 +188,28 @@ function readConditions(resource: Resource, raw: unknown): (Condition | Conditio
   return list.length > 0 ? list : undefined;
 }
 
+/**
+ * OpenAPI clients (Swagger UI among them) send an array of objects in a query as one JSON text per item,
+ * `sorts={"property":"state","order":"desc"}`; the whole array as JSON text works too, as for conditions.
+ * Items that are objects already (DKAN's bracket form) pass through.
+ */
+function sortsJson(list: unknown[] | undefined): unknown[] | undefined {
+  if (!list) return undefined;
+  return list.flatMap((item, i) => {
+    if (typeof item !== 'string') return [item];
+    const text = item.trim();
+    if (!text.startsWith('{') && !text.startsWith('[')) {
+      throw schemaError('type', `sorts/${i}`, 'The attribute must be an object {property, order}: sorts[0][property]=x&sorts[0][order]=desc, or JSON text.');
+    }
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return Array.isArray(parsed) ? parsed : [parsed];
+    } catch (err) {
+      throw schemaError('type', `sorts/${i}`, `The attribute must be an object {property, order}; the JSON text does not parse (${(err as Error).message}).`);
+    }
+  });
+}
+
 function readSorts(resource: Resource, sorts: unknown, sort: unknown): Sort[] | undefined {
   const out: Sort[] = [];
   const add = (property: unknown, order: unknown, pointer: string) => {
@@ -197,7 +219,7 @@ function readSorts(resource: Resource, sorts: unknown, sort: unknown): Sort[] | 
     out.push({ resource: 't', property: col.name, order: o });
   };
   if (sorts !== undefined && sorts !== '') {
-    const list = asList(sorts) ?? (isPlainObject(sorts) ? [sorts] : undefined);
+    const list = sortsJson(typeof sorts === 'string' ? [sorts] : (asList(sorts) ?? (isPlainObject(sorts) ? [sorts] : undefined)));
     if (!list) throw schemaError('type', 'sorts', 'The attribute must be an array of {property, order}.');
     list.forEach((s, i) => {
       if (!isPlainObject(s)) throw schemaError('type', `sorts/${i}`, 'The attribute must be an object {property, order}.');

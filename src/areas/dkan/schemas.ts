@@ -36,7 +36,12 @@ export const QuerystringSchema = Type.Object({
     }),
   ),
   sort: Type.Optional(Type.String({ description: 'SPEC.md form: <field> or <field> <asc|desc>, several comma-separated.' })),
-  sorts: Type.Optional(Type.Array(Sort, { description: 'DKAN form: sorts[0][property]=x&sorts[0][order]=desc. Default order: record_number.' })),
+  sorts: Type.Optional(
+    Type.Array(Sort, {
+      description:
+        'DKAN form: sorts[0][property]=x&sorts[0][order]=desc. Each item may also be sent as JSON text, sorts={"property":"x","order":"desc"} (what Swagger UI sends), or the whole array as JSON text. Default order: record_number.',
+    }),
+  ),
   properties: Type.Optional(Type.Array(Type.String(), { description: 'Columns to return: properties[]=a&properties[]=b.' })),
   groupings: Type.Optional(Type.Array(Type.String(), { description: 'Columns to GROUP BY.' })),
   count: Type.Optional(Type.Boolean({ default: true, description: 'Include the total matching row count.' })),
