@@ -15,6 +15,7 @@ import { Runtime } from './platform/runtime.js';
 import { lazyCompilersFactory } from './platform/lazy-compilers.js';
 import { MAX_HEADER_BYTES, frameworkErrorHandler, installLimits } from './platform/limits.js';
 import { installRequestLog, requestSerializer } from './platform/request-log.js';
+import { HINT_HEADER, hintsPlugin } from './platform/hints.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
@@ -68,11 +69,12 @@ export async function buildApp(config: Config, store: FixtureStore, options: Bui
       callback(null, anyOrigin || allowedOrigins.has(origin));
     },
     credentials: true,
-    exposedHeaders: ['Content-Range', 'Content-Length', 'ETag', 'Last-Modified', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset-Time', 'Preference-Applied', 'Mockyard-Error'],
+    exposedHeaders: ['Content-Range', 'Content-Length', 'ETag', 'Last-Modified', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset-Time', 'Preference-Applied', 'Mockyard-Error', HINT_HEADER],
   });
   await app.register(openapiPlugin, { areas, prefixed: !options.only });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas, store, config });
   if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas, runtime, config });
+  await app.register(hintsPlugin, { areas, only: options.only, config });
   // Before the areas, so its hooks wrap every area route.
   await app.register(controlsPlugin, { areas, only: options.only, runtime, config, store });
   for (const area of areas) {

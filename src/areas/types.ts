@@ -32,6 +32,11 @@ export interface AreaDefinition {
    * query over mockyard's documented limits) in the area's own error shape, with this status.
    */
   clientError(request: FastifyRequest, reply: FastifyReply, status: 400 | 414, message: string): FastifyReply;
+  /**
+   * A `mockyard-hint` header for an auth or not-found answer: what the real service expected and where
+   * valid identifiers or tokens are listed. The body stays exactly the real service's.
+   */
+  hint?(request: FastifyRequest, status: number, config: Config): string | undefined;
 }
 
 export interface ForcedResponses {

@@ -3,6 +3,7 @@ import type { AreaDefinition } from '../types.js';
 import { AgcoError, UNAUTHORIZED_MESSAGE, sendApiError } from './errors.js';
 import { firstStringIds, listLanguages } from './queries.js';
 import { OPERATION_ID, stringDefinitionRoutes } from './routes.js';
+import { agcoHint } from './hints.js';
 
 /** Shown in the catalog when no --agco-tokens list is set; any non-empty token works then. */
 export const EXAMPLE_TOKENS = ['mockyard-agco-token', 'demo-translator', 'ci-bot'];
@@ -30,4 +31,5 @@ export const agcoArea: AreaDefinition = {
     },
   },
   clientError: (request, reply, status, message) => sendApiError(request, reply, new AgcoError(status, message)),
+  hint: agcoHint,
 };

@@ -2,6 +2,7 @@ import type { AreaDefinition } from '../types.js';
 import { sendError } from './errors.js';
 import { catalogData } from './queries.js';
 import { appcenterRoutes } from './routes.js';
+import { appcenterHint } from './hints.js';
 
 export const appcenterArea: AreaDefinition = {
   name: 'appcenter',
@@ -16,4 +17,5 @@ export const appcenterArea: AreaDefinition = {
     send: (_request, reply, _operationId, status) => sendError(reply, status),
   },
   clientError: (_request, reply, status, message) => sendError(reply, status, message),
+  hint: appcenterHint,
 };

@@ -3,6 +3,7 @@ import type { FixtureStore } from '../../platform/fixture-store.js';
 import { sendErrorPage } from './errors.js';
 import { catalogItems, type CatalogItem } from './queries.js';
 import { archiveRoutes } from './routes.js';
+import { archiveHint } from './hints.js';
 
 function catalog(store: FixtureStore): { items: CatalogItem[] } {
   return { items: catalogItems(store) };
@@ -21,4 +22,5 @@ export const archiveArea: AreaDefinition = {
     send: (_request, reply, _operationId, status) => sendErrorPage(reply, status),
   },
   clientError: (_request, reply, status) => sendErrorPage(reply, status),
+  hint: archiveHint,
 };

@@ -3,6 +3,7 @@ import type { AreaDefinition } from '../types.js';
 import { catalogOf } from './datasets.js';
 import { phpTimestamp } from './errors.js';
 import { dkanRoutes, forcedError, OP_DATASET_INDEX, OP_DISTRIBUTION } from './routes.js';
+import { dkanHint } from './hints.js';
 
 export { BENCHMARK_WORKLOAD, benchmarkPath, benchmarkValues, sqlForRequest } from './queries.js';
 
@@ -36,4 +37,5 @@ export const dkanArea: AreaDefinition = {
     },
   },
   clientError: (_request, reply, status, message) => reply.code(status).type('application/json').send({ message, status, timestamp: phpTimestamp() }),
+  hint: dkanHint,
 };

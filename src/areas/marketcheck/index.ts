@@ -3,6 +3,7 @@ import type { AreaDefinition } from '../types.js';
 import { MISSING_KEY_MESSAGE, sendError, sendRateLimited } from './errors.js';
 import { placeCatalog } from './queries.js';
 import { OPERATION_ID, marketcheckPlugin, rateLimitOf } from './routes.js';
+import { marketcheckHint } from './hints.js';
 
 /** Shown in the catalog when no key list is configured (then any non-empty key works). */
 export const DEMO_API_KEY = 'mockyard-demo';
@@ -35,4 +36,5 @@ export const marketcheckArea: AreaDefinition = {
   }),
   forced: { statuses: { [OPERATION_ID]: [400, 401, 429] }, send: sendForced },
   clientError: (_request, reply, status, message) => sendError(reply, status, message),
+  hint: marketcheckHint,
 };
