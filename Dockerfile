@@ -1,10 +1,8 @@
-# Build stage: compile TypeScript, build the native SQLite addon and the fixture database.
+# Build stage: compile TypeScript and build the fixture database. better-sqlite3 ships Node-API
+# binaries for linux x64 and arm64 (glibc and musl) in its package, so no compiler is needed.
 # Node 24 is the current LTS line; the package supports Node 22 and later (package.json engines).
 ARG NODE_MAJOR=24
 FROM node:${NODE_MAJOR}-bookworm-slim AS build
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts

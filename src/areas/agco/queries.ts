@@ -68,8 +68,10 @@ export function findDefinitions(store: FixtureStore, f: DefinitionFilter): Defin
   if (f.includeTranslations) {
     const conditions = ['t.def_rowid = d.rowid', ...languages];
     if (translationMatch && f.matchingTranslationsOnly) conditions.push(translationMatch);
-    select += `, 'Translations', (SELECT json_group_array(json(${TRANSLATION_JSON}) ORDER BY t.language_id)
-      FROM agco_translations t WHERE ${conditions.join(' AND ')})`;
+    // json() around the subquery: SQLite 3.45+ drops the JSON subtype at a subquery boundary, and
+    // json_object would otherwise embed the array as a string.
+    select += `, 'Translations', json((SELECT json_group_array(json(${TRANSLATION_JSON}) ORDER BY t.language_id)
+      FROM agco_translations t WHERE ${conditions.join(' AND ')}))`;
   }
   select += ') AS entity';
 
