@@ -96,7 +96,7 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
     const journal = server.runtime.journal.list({}).requests;
     expect(journal.find((r) => r.area === 'agco')?.headers.authorization).toBe('Bearer ***');
     expect(journal.find((r) => r.area === 'dkan')?.query.sorts).toBeDefined();
-  });
+  }, 120_000); // five operations clicked through a real browser: about 15 s alone, far more on a busy CI machine
 });
 
 async function execute(page: Page, area: string, operationId: string, params: Record<string, string>, items: Record<string, string>): Promise<string> {
