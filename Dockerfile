@@ -1,8 +1,12 @@
-# Build stage: compile TypeScript and build the fixture database. better-sqlite3 ships Node-API
-# binaries for linux x64 and arm64 (glibc and musl) in its package, so no compiler is needed.
+# Build stage: compile TypeScript, the SQLite addon and the fixture database.
 # Node 24 is the current LTS line; the package supports Node 22 and later (package.json engines).
 ARG NODE_MAJOR=24
 FROM node:${NODE_MAJOR}-bookworm-slim AS build
+# `npm ci` builds better-sqlite3 from source (npm runs node-gyp for a binding.gyp when installing from
+# a lockfile, although the package also ships Node-API binaries); a plain `npm install` uses those.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
