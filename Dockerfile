@@ -1,10 +1,15 @@
-# Build stage: compile TypeScript, build the native SQLite addon and the fixture database.
-FROM node:22-bookworm-slim AS build
+# Build stage: compile TypeScript, the SQLite addon and the fixture database.
+# Node 24 is the current LTS line; the package supports Node 22 and later (package.json engines).
+ARG NODE_MAJOR=24
+FROM node:${NODE_MAJOR}-bookworm-slim AS build
+# `npm ci` builds better-sqlite3 from source (npm runs node-gyp for a binding.gyp when installing from
+# a lockfile, although the package also ships Node-API binaries); a plain `npm install` uses those.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY src ./src
 COPY fixtures ./fixtures
 # npm ci runs "prepare", which compiles src/ and fixtures/ into dist/.
@@ -13,19 +18,21 @@ RUN npm ci --no-audit --no-fund \
  && npm prune --omit=dev --no-audit --no-fund
 
 # Runtime stage: no compilers, non-root, listening on all interfaces.
-FROM node:22-bookworm-slim
+FROM node:${NODE_MAJOR}-bookworm-slim
 ENV NODE_ENV=production \
     MOCKYARD_HOST=0.0.0.0 \
     MOCKYARD_PORT=4010
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/dist ./dist
+COPY --from=build /app/dist/bundle ./dist/bundle
 COPY --from=build /app/fixtures ./fixtures
+COPY scripts/healthcheck.cjs ./scripts/healthcheck.cjs
 # The data folder stays writable so another --seed or --scale can rebuild at start.
 COPY --from=build --chown=node:node /app/data ./data
 USER node
 EXPOSE 4010
+# node:http, not fetch(): fetch refuses ports on the Fetch standard's blocked list (5060, 6000, ...).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.MOCKYARD_PORT||4010)+'/__mockyard/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+  CMD ["node", "scripts/healthcheck.cjs"]
 ENTRYPOINT ["node", "dist/bundle/cli.js"]

@@ -6,7 +6,7 @@
 // on 127.0.0.1.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import Database from 'better-sqlite3';
+import Database from '../src/platform/sqlite.js';
 import Fastify from 'fastify';
 import { readCapture } from './capture.js';
 
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     app.get('/*', (request, reply) => {
       const plan = plans[request.url];
       if (!plan) return reply.code(404).send();
-      const [rows, count] = plan.statements.map((sql, k) => statement(sql).get(...(plan.params[k] ?? [])));
+      const [rows, count] = plan.statements.map((sql, k) => statement(sql).get(...((plan.params[k] ?? []) as unknown[])));
       return reply.type('application/json').send(count === undefined ? String(rows) : `{"results":${String(rows)},"count":${String(count)}}`);
     });
   } else {

@@ -18,6 +18,8 @@ import { MAX_HEADER_BYTES, areaResolver, frameworkErrorHandler, installLimits } 
 import { frontServerFactory } from './platform/proxy.js';
 import type { CertificateAuthority } from './platform/certificates.js';
 import type { HostRouter } from './platform/real-hosts.js';
+import { installRequestLog, requestSerializer } from './platform/request-log.js';
+import { HINT_HEADER, hintsPlugin } from './platform/hints.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
@@ -35,11 +37,16 @@ export interface BuildAppOptions {
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   if (config.logLevel === 'silent') return false;
+  const serializers = { req: requestSerializer(config) };
   // Pretty output is for people at a terminal; pipes and containers get JSON lines.
   if (process.stdout.isTTY) {
-    return { level: config.logLevel, transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } };
+    return {
+      level: config.logLevel,
+      serializers,
+      transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,reqId' } },
+    };
   }
-  return { level: config.logLevel };
+  return { level: config.logLevel, serializers };
 }
 
 export async function buildApp(config: Config, stores: Stores, options: BuildAppOptions = {}): Promise<FastifyInstance> {
@@ -56,7 +63,7 @@ export async function buildApp(config: Config, stores: Stores, options: BuildApp
     // Keep-alive sockets that are idle are closed at shutdown; busy ones finish their request first.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-    // One line per request at info would drown a CI log; the journal and debug level have them.
+    // Fastify's two lines per request are replaced by installRequestLog's one.
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -65,11 +72,7 @@ export async function buildApp(config: Config, stores: Stores, options: BuildApp
   app.decorate('runtime', options.runtime ?? new Runtime(config));
   await app.register(storePlugin, { stores });
 
-  if (config.logLevel === 'debug' || config.logLevel === 'trace') {
-    app.addHook('onResponse', async (request, reply) => {
-      request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request');
-    });
-  }
+  installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
   installLimits(app, areaOf);
   installRootErrorHandling(app, !options.only);
   const anyOrigin = config.corsOrigins.includes('*');
@@ -81,11 +84,12 @@ export async function buildApp(config: Config, stores: Stores, options: BuildApp
       callback(null, anyOrigin || allowedOrigins.has(origin));
     },
     credentials: true,
-    exposedHeaders: ['Content-Range', 'Content-Length', 'ETag', 'Last-Modified', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset-Time', 'Preference-Applied', 'Mockyard-Error'],
+    exposedHeaders: ['Content-Range', 'Content-Length', 'ETag', 'Last-Modified', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset-Time', 'Preference-Applied', 'Mockyard-Error', HINT_HEADER],
   });
   await app.register(openapiPlugin, { areas, prefixed: !options.only });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas });
+  await app.register(hintsPlugin, { areaOf, config });
   // Before the areas, so its hooks wrap every area route.
   await app.register(controlsPlugin, { areaOf });
   for (const area of areas) {

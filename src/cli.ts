@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 // The `mockyard` command: serve (default) or build the fixture database.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import closeWithGrace from 'close-with-grace';
-import { ConfigError, OPTIONS, caDirOf, defaultText, renderOptionsTable, resolveConfig, type ConfigInput } from './config.js';
+import { AREAS } from './areas/index.js';
+import { ConfigError, OPTIONS, caDirOf, defaultText, renderOptionsTable, resolveConfig, type Config, type ConfigInput } from './config.js';
+import { loadConfigFile } from './config-file.js';
+import { watchParent } from './parent-watch.js';
+import { packageRoot } from './paths.js';
 import { ensureCa } from './platform/certificates.js';
 import { trustInstructions } from './platform/trust.js';
-import { StartError, ensureFixtures, startServer } from './server.js';
+import { StartError, ensureFixtures, startServer, type RunningMockyard } from './server.js';
 
 const progress = (message: string) => process.stderr.write(`mockyard: ${message}\n`);
 
@@ -14,26 +20,55 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
-function addOptions(command: Command): Command {
+/** The options that decide what the fixture database holds; the only ones `mockyard fixtures` takes. */
+const FIXTURE_OPTIONS: readonly (keyof Config)[] = ['dataDir', 'seed', 'scale', 'dkanCsvDir'];
+
+function addOptions(command: Command, keys?: readonly (keyof Config)[]): Command {
   for (const spec of OPTIONS) {
-    const option = new Option(spec.flag, `${spec.description} (env ${spec.env}, default ${defaultText(spec)})`);
-    command.addOption(option);
+    if (keys && !keys.includes(spec.key)) continue;
+    command.addOption(new Option(spec.flag, `${spec.description} (env ${spec.env}, default ${defaultText(spec)})`));
   }
+  command.addOption(
+    new Option('--config <file>', 'JSON file whose keys are option names, e.g. {"port": 4010, "seed": 7}; flags and environment win over it (env MOCKYARD_CONFIG)'),
+  );
   return command;
 }
 
-function configFrom(flags: Record<string, unknown>) {
+function configFrom(flags: Record<string, unknown>): Config {
   const input: ConfigInput = {};
   for (const spec of OPTIONS) {
     const value = flags[spec.key];
     if (value === undefined) continue;
     (input as Record<string, unknown>)[spec.key] = value === true ? 'true' : String(value);
   }
-  return resolveConfig(input);
+  const file = typeof flags.config === 'string' ? flags.config : process.env.MOCKYARD_CONFIG;
+  return resolveConfig(input, process.env, file ? loadConfigFile(file) : {});
+}
+
+function version(): string {
+  return (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** What a person starting mockyard wants next: where the docs, the tokens and each area are. */
+export function banner(running: RunningMockyard, mockyardVersion: string): string {
+  const { url } = running;
+  const lines = [
+    `mockyard ${mockyardVersion} ready at ${url}`,
+    `  docs        ${url}/docs  (Swagger UI; the document is ${url}/openapi.json)`,
+    `  fixtures    ${url}/__mockyard/fixtures  (identifiers, keys and tokens to try)`,
+    `  health      ${url}/__mockyard/health`,
+  ];
+  for (const area of AREAS) {
+    const own = running.areaUrls[area.name];
+    lines.push(`  ${area.name.padEnd(11)} ${url}${area.prefix}${own ? `  and ${own}` : ''}  (for ${area.upstream})`);
+  }
+  if (running.tlsUrl) lines.push(`  https       ${running.tlsUrl}  (CA certificate ${running.caCertPath}; see \`mockyard ca\`)`);
+  return `${lines.join('\n')}\n`;
 }
 
 const program = new Command('mockyard')
   .description('Mock server for Internet Archive, MarketCheck, App Center, AGCO ATS and DKAN clients')
+  .version(version(), '-V, --version', 'print the version and exit')
   .showHelpAfterError()
   // Options after `fixtures` belong to it (`mockyard fixtures --scale 10`), not to the server command.
   .enablePositionalOptions()
@@ -42,17 +77,19 @@ const program = new Command('mockyard')
 addOptions(program).action(async (flags: Record<string, unknown>) => {
   const config = configFrom(flags);
   const running = await startServer(config, progress);
-  process.stdout.write(`mockyard ready at ${running.url}\n`);
-  for (const [area, url] of Object.entries(running.areaUrls)) process.stdout.write(`  ${area} at ${url}\n`);
-  if (running.tlsUrl) process.stdout.write(`  HTTPS at ${running.tlsUrl} (CA certificate ${running.caCertPath})\n`);
+  process.stdout.write(banner(running, version()));
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) running.app.log.error({ err }, 'closing after an error');
     else running.app.log.info({ signal }, 'shutting down');
     await running.close();
   });
+  watchParent(() => {
+    running.app.log.info('npm or npx above this process has gone; shutting down');
+    process.kill(process.pid, 'SIGTERM');
+  });
 });
 
-addOptions(program.command('fixtures').description('Build the fixture database now (normally done on start when missing or stale)'))
+addOptions(program.command('fixtures').description('Build the fixture database now (normally done on start when missing or stale)'), FIXTURE_OPTIONS)
   .option('--force', 'rebuild even when the database is up to date')
   .action(async (flags: Record<string, unknown>) => {
     const { force, ...rest } = flags;

@@ -12,6 +12,7 @@ export interface Config {
   host: string;
   port: number;
   logLevel: LogLevel;
+  quiet: boolean;
   dataDir: string;
   seed: number;
   scale: number;
@@ -189,6 +190,11 @@ export const OPTIONS = [
     }) as { parse(raw: string): LogLevel; check(value: unknown): LogLevel },
   }),
   option({
+    key: 'quiet', flag: '--quiet', env: 'MOCKYARD_QUIET', default: false, boolean: true,
+    description: 'No line per request. On a terminal each request is otherwise logged at info (method, path, status, ms, area).',
+    ...flag('quiet'),
+  }),
+  option({
     key: 'dataDir', flag: '--data-dir <dir>', env: 'MOCKYARD_DATA_DIR', default: path.join(packageRoot(), 'data'), shown: '<package>/data',
     description: 'Where the fixture database and generated files live.',
     ...folder('data dir'),
@@ -327,20 +333,23 @@ export function defaultText(spec: (typeof OPTIONS)[number]): string {
 export const DEFAULTS: Config = Object.freeze(Object.fromEntries(OPTIONS.map((spec) => [spec.key, spec.default]))) as unknown as Config;
 
 /**
- * Layers: defaults < environment < explicit values (CLI flags or startMockyard options). Text is parsed
- * by the option's parser; typed values are checked by the same rules, never turned back into text.
+ * Layers: defaults < config file (`--config`) < environment < explicit values (CLI flags or startMockyard
+ * options). Text is parsed by the option's parser; typed values are checked by the same rules, never
+ * turned back into text.
  */
-export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
-  for (const key of Object.keys(input)) {
+export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env, file: ConfigInput = {}): Config {
+  for (const key of [...Object.keys(input), ...Object.keys(file)]) {
     if (!(key in DEFAULTS)) throw new ConfigError(`unknown option "${key}"`);
   }
   const out: Record<string, unknown> = { ...DEFAULTS };
   for (const spec of OPTIONS) {
+    const take = (given: unknown) => {
+      if (given !== undefined) out[spec.key] = typeof given === 'string' ? spec.parse(given) : spec.check(given);
+    };
+    take(file[spec.key]);
     const fromEnv = env[spec.env];
     if (fromEnv !== undefined) out[spec.key] = spec.parse(fromEnv);
-    const given: unknown = input[spec.key];
-    if (given === undefined) continue;
-    out[spec.key] = typeof given === 'string' ? spec.parse(given) : spec.check(given);
+    take(input[spec.key]);
   }
   return Object.freeze(out) as unknown as Config;
 }

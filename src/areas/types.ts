@@ -52,4 +52,9 @@ export interface AreaDefinition {
    * refused before routing (malformed or over-long URLs).
    */
   formatError(context: ErrorContext): ErrorAnswer;
+  /**
+   * A `mockyard-hint` header for an auth or not-found answer: what the real service expected and where
+   * valid identifiers or tokens are listed. The body stays exactly the real service's.
+   */
+  hint?(request: FastifyRequest, status: number, config: Config): string | undefined;
 }

@@ -1,6 +1,6 @@
 // One generation of fixture data: a read-only SQLite database, its generated files, and everything derived from them.
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import Database from './sqlite.js';
 import { LRUCache } from 'lru-cache';
 import { DB_FILE } from '../../fixtures/fingerprint.js';
 

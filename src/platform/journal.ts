@@ -51,12 +51,20 @@ export interface JournalFilter {
 }
 
 const MASK = '***';
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'x-api-token', 'x-api-key', 'cookie']);
-const SECRET_QUERY = new Set(['api_key']);
+
+/**
+ * Whether a header or query parameter name carries a credential: Authorization and its proxy/forwarded
+ * variants, anything ending in token, key or secret (api_key, api_key[], x-api-token, access_token,
+ * X-API-Key), passwords and cookies. One rule for the journal and for every log line.
+ */
+export function isSecretName(name: string): boolean {
+  const bare = name.toLowerCase().replace(/\[[^\]]*\]$/, '');
+  return /(?:authorization|token|(?:^|[-_])(?:api)?[-_]?key|apikey|secret|password|passwd|cookie)$/.test(bare);
+}
 
 function maskValue(name: string, value: string): string {
   // Keep the scheme: "is it Bearer or Basic?" is a question people debug.
-  if (name.endsWith('authorization')) {
+  if (name.toLowerCase().endsWith('authorization')) {
     const space = value.indexOf(' ');
     return space > 0 ? `${value.slice(0, space)} ${MASK}` : MASK;
   }
@@ -66,7 +74,7 @@ function maskValue(name: string, value: string): string {
 export function maskHeaders(headers: IncomingHttpHeaders, adminToken: string | null): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   const hide = (name: string, v: string) => {
-    if (SECRET_HEADERS.has(name)) return maskValue(name, v);
+    if (isSecretName(name)) return maskValue(name, v);
     return adminToken && v.includes(adminToken) ? v.split(adminToken).join(MASK) : v;
   };
   for (const [name, value] of Object.entries(headers)) {
@@ -83,12 +91,39 @@ export function maskedQuery(url: string, adminToken: string | null): Record<stri
   const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   if (q < 0) return out;
   for (const [key, rawValue] of new URLSearchParams(url.slice(q + 1))) {
-    const secret = SECRET_QUERY.has(key.toLowerCase()) || (adminToken !== null && rawValue.includes(adminToken));
+    const secret = isSecretName(key) || (adminToken !== null && rawValue.includes(adminToken));
     const value = secret ? MASK : rawValue;
     const prev = out[key];
     out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
   }
   return out;
+}
+
+/**
+ * A raw URL for a log line: secret query values become ***, the rest is left byte for byte as the
+ * client sent it (no re-encoding), so the line still matches what the client's own log shows.
+ */
+export function maskUrl(url: string, adminToken: string | null): string {
+  const q = url.indexOf('?');
+  let head = q < 0 ? url : url.slice(0, q);
+  if (adminToken && head.includes(adminToken)) head = head.split(adminToken).join(MASK);
+  if (q < 0) return head;
+  const parts = url
+    .slice(q + 1)
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const rawName = eq < 0 ? part : part.slice(0, eq);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      } catch {
+        // A malformed name is shown as sent; it is matched undecoded.
+      }
+      if (eq >= 0 && isSecretName(name)) return `${rawName}=${MASK}`;
+      return adminToken && part.includes(adminToken) ? part.split(adminToken).join(MASK) : part;
+    });
+  return `${head}?${parts.join('&')}`;
 }
 
 function statusMatches(status: number | null, wanted: string): boolean {

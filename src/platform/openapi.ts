@@ -39,10 +39,12 @@ async function openapi(app: FastifyInstance, opts: OpenApiOptions): Promise<void
           // The areas' real credentials, as their contracts name them.
           api_key: { type: 'apiKey', in: 'query', name: 'api_key', description: 'MarketCheck key (any non-empty key unless --marketcheck-api-keys is set)' },
           APIToken: { type: 'apiKey', in: 'header', name: 'X-API-Token', description: 'App Center user API token (see /__mockyard/fixtures)' },
-          oauth2: {
-            type: 'oauth2',
-            description: 'AGCO bearer token: Authorization: Bearer <token> (any non-empty token unless --agco-tokens is set)',
-            flows: { password: { tokenUrl: 'https://secure.agco-ats.com/api/v2/Authentication', scopes: {} } },
+          // AGCO issues tokens from POST /api/v2/Authentication and takes them as `Authorization: Bearer`;
+          // an http bearer scheme gives Swagger UI a field for the token itself.
+          agcoBearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'AGCO bearer token, sent as `Authorization: Bearer <token>`. Any non-empty token works unless --agco-tokens is set; see /__mockyard/fixtures.',
           },
         },
       },

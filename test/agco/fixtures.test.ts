@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database from '../../src/platform/sqlite.js';
 import { Faker, base, en } from '@faker-js/faker';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

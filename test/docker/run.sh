@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # npm run test:docker: build the image, start a container, check health and one route per area.
-# Needs a Docker engine; here: bash ../shared/tools/start-dockerd.sh && bash ../shared/tools/node-base-image.sh 22
+# Needs a Docker engine and a local node:24-bookworm-slim image (the Dockerfile's NODE_MAJOR).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 image="${MOCKYARD_IMAGE:-mockyard:test}"
-port="${MOCKYARD_TEST_PORT:-$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")}"
+# 5060 by default: a port fetch() refuses, so the HEALTHCHECK must not depend on fetch.
+port="${MOCKYARD_TEST_PORT:-5060}"
 name="mockyard-test-$$"
 # The engine installed from Debian ships its own client with BuildKit built in; a newer client
 # elsewhere on PATH may lack the buildx plugin.
@@ -39,6 +40,13 @@ done < <(grep -v '^#' test/docker/routes.txt)
 
 user="$(docker exec "$name" id -u)"
 if [ "$user" = 0 ]; then echo "FAIL container runs as root"; fail=1; else echo "ok   runs as uid $user"; fi
-health="$(docker inspect --format '{{.State.Health.Status}}' "$name" 2>/dev/null || echo none)"
-echo "     HEALTHCHECK status: $health"
+health=none
+for _ in $(seq 1 30); do
+  health="$(docker inspect --format '{{.State.Health.Status}}' "$name" 2>/dev/null || echo none)"
+  [ "$health" = healthy ] && break
+  sleep 1
+done
+if [ "$health" = healthy ]; then echo "ok   HEALTHCHECK healthy on port $port"; else echo "FAIL HEALTHCHECK status on port $port: $health"; fail=1; fi
+node_major="$(docker exec "$name" node -p 'process.versions.node.split(".")[0]')"
+echo "     Node $node_major in the image"
 [ "$fail" = 0 ] && echo "test:docker: passed" || { docker logs "$name" | tail -n 20; echo "test:docker: failed"; exit 1; }

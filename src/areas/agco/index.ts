@@ -3,6 +3,7 @@ import type { AreaDefinition } from '../types.js';
 import { formatApiError } from './errors.js';
 import { firstStringIds, listLanguages } from './queries.js';
 import { stringDefinitionRoutes } from './routes.js';
+import { agcoHint } from './hints.js';
 
 /** Shown in the catalog when no --agco-tokens list is set; any non-empty token works then. */
 export const EXAMPLE_TOKENS = ['mockyard-agco-token', 'demo-translator', 'ci-bot'];
@@ -20,4 +21,5 @@ export const agcoArea: AreaDefinition = {
     stringIds: firstStringIds(store, 50),
   }),
   formatError: formatApiError,
+  hint: agcoHint,
 };

@@ -112,8 +112,10 @@ export function findDefinitions(store: FixtureStore, f: DefinitionFilter): Defin
   let select = DEFINITION_JSON;
   if (p.translations) {
     const conditions = ['t.def_rowid = d.rowid', ...p.translations];
-    select += `, 'Translations', (SELECT json_group_array(json(${TRANSLATION_JSON}) ORDER BY t.language_id)
-      FROM agco_translations t WHERE ${conditions.join(' AND ')})`;
+    // json() around the subquery: newer SQLite drops the JSON subtype at a subquery boundary, and
+    // json_object would otherwise embed the array as a string.
+    select += `, 'Translations', json((SELECT json_group_array(json(${TRANSLATION_JSON}) ORDER BY t.language_id)
+      FROM agco_translations t WHERE ${conditions.join(' AND ')}))`;
   }
   const read: Read<string> = (sql, params) => store.prepare(sql).pluck().all(params) as string[];
   return selectPage(f, p, `${select})`, read, store);

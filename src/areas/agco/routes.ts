@@ -60,7 +60,7 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
     schema: {
       operationId: OPERATION_ID,
       tags: ['agco'],
-      security: [{ oauth2: [] }],
+      security: [{ agcoBearer: [] }],
       summary: 'Get a paged response of Global String Definitions.',
       description:
         'Entities are ordered by Timestamp ascending (page on with modifiedAfterTimestamp=<last Timestamp>); with stringIds, in the order given. ' +

@@ -2,6 +2,7 @@ import type { AreaDefinition } from '../types.js';
 import { AppCenterError, errorBody } from './errors.js';
 import { catalogData } from './queries.js';
 import { appcenterRoutes } from './routes.js';
+import { appcenterHint } from './hints.js';
 
 export const appcenterArea: AreaDefinition = {
   name: 'appcenter',
@@ -16,4 +17,5 @@ export const appcenterArea: AreaDefinition = {
     // An AppCenterError without detail asks for the gateway's plain text for its status.
     body: JSON.stringify(errorBody(status, cause instanceof AppCenterError ? cause.detail : message)),
   }),
+  hint: appcenterHint,
 };

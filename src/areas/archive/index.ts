@@ -3,6 +3,7 @@ import type { FixtureStore } from '../../platform/fixture-store.js';
 import { HTML, errorPage } from './errors.js';
 import { catalogItems, type CatalogItem } from './queries.js';
 import { archiveRoutes } from './routes.js';
+import { archiveHint } from './hints.js';
 
 function catalog(store: FixtureStore): { items: CatalogItem[] } {
   return { items: catalogItems(store) };
@@ -18,4 +19,5 @@ export const archiveArea: AreaDefinition = {
   catalog,
   // archive.org's pages carry no message: the status picks the page.
   formatError: ({ status }) => ({ contentType: HTML, body: errorPage(status) }),
+  hint: archiveHint,
 };

@@ -2,6 +2,7 @@ import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { AreaDefinition } from '../types.js';
 import { catalogOf } from './datasets.js';
 import { dkanRoutes, formatDkanError } from './routes.js';
+import { dkanHint } from './hints.js';
 
 function catalog(store: FixtureStore): unknown {
   return {
@@ -26,4 +27,5 @@ export const dkanArea: AreaDefinition = {
   plugin: dkanRoutes,
   catalog: (store) => catalog(store),
   formatError: formatDkanError,
+  hint: dkanHint,
 };

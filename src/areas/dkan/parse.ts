@@ -357,6 +357,26 @@ function checkAlias(alias: unknown, pointer: string): string {
   return escaped;
 }
 
+/**
+ * OpenAPI clients (Swagger UI among them) send an array of objects in a query as one JSON text per item,
+ * `sorts={"property":"state","order":"desc"}`; the whole array as JSON text works too, as for conditions.
+ * Items that are objects already (DKAN's bracket form) pass through.
+ */
+function sortsJson(list: unknown[] | undefined): unknown[] | undefined {
+  if (!list) return undefined;
+  return list.flatMap((item, i) => {
+    if (typeof item !== 'string') return [item];
+    const text = item.trim();
+    if (!text.startsWith('{') && !text.startsWith('[')) return [item];
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return Array.isArray(parsed) ? parsed : [parsed];
+    } catch (err) {
+      throw schemaError('type', `sorts/${i}`, `The attribute must be an object {property, order}; the JSON text does not parse (${(err as Error).message}).`);
+    }
+  });
+}
+
 /** The JSON-text form of conditions (a product decision, test/contracts/NOTES.md): the whole list as JSON text. */
 function conditionsInput(raw: unknown): unknown {
   const text = typeof raw === 'string' ? raw : Array.isArray(raw) && raw.length > 0 && raw.every((r) => typeof r === 'string') ? (raw[raw.length - 1] as string) : undefined;
@@ -591,7 +611,8 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
   if (conditions !== undefined && conditions !== '') q.where = r.conditions(conditions, 'conditions', 0);
 
   // Sorts (DKAN form), then the shorthand `sort=<field> [asc|desc]` (a product decision, test/contracts/NOTES.md).
-  const sorts = sent.sorts === undefined || sent.sorts === '' ? [] : (asList(sent.sorts) ?? (isPlainObject(sent.sorts) ? [sent.sorts] : undefined));
+  const sentSorts = typeof sent.sorts === 'string' && sent.sorts !== '' ? [sent.sorts] : sent.sorts;
+  const sorts = sortsJson(sentSorts === undefined || sentSorts === '' ? [] : (asList(sentSorts) ?? (isPlainObject(sentSorts) ? [sentSorts] : undefined)));
   if (!sorts) throw schemaError('type', 'sorts', 'The attribute must be an array of {property, order}.');
   const sortKeys: { alias: string | undefined; property: string; order: unknown; pointer: string }[] = [];
   sorts.forEach((s, i) => {

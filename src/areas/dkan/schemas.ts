@@ -36,7 +36,12 @@ const queryParameters = {
     }),
   ),
   sort: Type.Optional(Type.String({ description: 'mockyard shorthand: <field> or <field> <asc|desc>, several comma-separated.' })),
-  sorts: Type.Optional(Type.Array(Sort, { description: 'DKAN form: sorts[0][property]=x&sorts[0][order]=desc (order required, lower case). Default order: record_number.' })),
+  sorts: Type.Optional(
+    Type.Array(Sort, {
+      description:
+        'DKAN form: sorts[0][property]=x&sorts[0][order]=desc (order required, lower case). Each item may also be sent as JSON text, sorts={"property":"x","order":"desc"} (what Swagger UI sends), or the whole array as JSON text. Default order: record_number.',
+    }),
+  ),
   properties: Type.Optional(
     Type.Array(Type.String(), {
       description: 'Columns to return: properties[]=a&properties[]=b; also {resource, property, alias} and {expression: {operator, operands}, alias} (sum, count, avg, min, max, + - * / %).',

@@ -2,6 +2,7 @@ import type { AreaDefinition, ErrorAnswer, ErrorContext } from '../types.js';
 import { JSON_TYPE, MISSING_KEY_MESSAGE, RATE_LIMIT_MESSAGE, rateLimitHeaders } from './errors.js';
 import { placeCatalog } from './queries.js';
 import { marketcheckPlugin, rateLimitOf } from './routes.js';
+import { marketcheckHint } from './hints.js';
 
 /** Shown in the catalog when no key list is configured (then any non-empty key works). */
 export const DEMO_API_KEY = 'mockyard-demo';
@@ -37,4 +38,5 @@ export const marketcheckArea: AreaDefinition = {
     ...placeCatalog(store),
   }),
   formatError,
+  hint: marketcheckHint,
 };

@@ -1,0 +1,40 @@
+// One log line per answered request, with credentials masked by the journal's rule.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AreaDefinition } from '../areas/types.js';
+import { LOG_LEVELS, type Config } from '../config.js';
+import { maskUrl } from './journal.js';
+
+export interface RequestLogOptions {
+  areaOf: (url: string) => AreaDefinition | undefined;
+  /** Whether the log goes to a person at a terminal; CI logs and pipes would drown in request lines. */
+  terminal: boolean;
+}
+
+/** pino serializer for `req`, used by Fastify's own error lines: the URL with secrets masked. */
+export function requestSerializer(config: Config) {
+  return (request: FastifyRequest) => ({
+    method: request.method,
+    url: maskUrl(request.url, config.adminToken),
+    host: request.host,
+    remoteAddress: request.ip,
+  });
+}
+
+export function installRequestLog(app: FastifyInstance, config: Config, opts: RequestLogOptions): void {
+  if (config.quiet || config.logLevel === 'silent') return;
+  // On a terminal at info, elsewhere only at debug (the journal has them too).
+  const level = opts.terminal ? 'info' : 'debug';
+  if (LOG_LEVELS.indexOf(config.logLevel) < LOG_LEVELS.indexOf(level)) return;
+  app.addHook('onResponse', async (request, reply) => {
+    const url = maskUrl(request.url, config.adminToken);
+    const area = opts.areaOf(request.url)?.name ?? 'mockyard';
+    const ms = Math.round(reply.elapsedTime * 10) / 10;
+    const status = reply.statusCode;
+    if (opts.terminal) {
+      // One line a person can scan; pino-pretty would print an object's fields on lines of their own.
+      request.log[level](`${request.method} ${url} ${status} ${ms} ms ${area}`);
+    } else {
+      request.log[level]({ method: request.method, url, status, ms, area }, 'request');
+    }
+  });
+}
