@@ -14,6 +14,8 @@ import { adminRoutes } from './platform/admin-routes.js';
 import { controlsPlugin } from './platform/controls.js';
 import { Runtime } from './platform/runtime.js';
 import { lazyCompilersFactory } from './platform/lazy-compilers.js';
+import { corsDelegator, installAdminGuard } from './platform/browser-policy.js';
+import { clientErrorHandler } from './platform/client-errors.js';
 import { MAX_HEADER_BYTES, areaResolver, frameworkErrorHandler, installLimits } from './platform/limits.js';
 
 export interface BuildAppOptions {
@@ -41,6 +43,7 @@ export async function buildApp(config: Config, stores: Stores, options: BuildApp
     http: { maxHeaderSize: MAX_HEADER_BYTES },
     schemaController: { compilersFactory: lazyCompilersFactory() },
     frameworkErrors: frameworkErrorHandler(areaOf),
+    clientErrorHandler: clientErrorHandler(areaOf),
     logger: loggerOptions(config),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     // Keep-alive sockets that are idle are closed at shutdown; busy ones finish their request first.
@@ -62,17 +65,9 @@ export async function buildApp(config: Config, stores: Stores, options: BuildApp
   }
   installLimits(app, areaOf);
   installRootErrorHandling(app, !options.only);
-  const anyOrigin = config.corsOrigins.includes('*');
-  const allowedOrigins = new Set(config.corsOrigins);
-  await app.register(cors, {
-    // CORS headers only answer browsers, which always send Origin; other clients get none of them.
-    origin: (origin, callback) => {
-      if (!origin) return callback(null, false);
-      callback(null, anyOrigin || allowedOrigins.has(origin));
-    },
-    credentials: true,
-    exposedHeaders: ['Content-Range', 'Content-Length', 'ETag', 'Last-Modified', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset-Time', 'Preference-Applied', 'Mockyard-Error'],
-  });
+  // Browser policy (browser-policy.ts): admin routes only for listed origins, no state change from a form.
+  await app.register(cors, { delegator: corsDelegator(config) });
+  installAdminGuard(app);
   await app.register(openapiPlugin, { areas, prefixed: !options.only });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas });

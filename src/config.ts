@@ -173,7 +173,7 @@ export const OPTIONS = [
   }),
   option({
     key: 'corsOrigins', flag: '--cors-origins <list>', env: 'MOCKYARD_CORS_ORIGINS', default: Object.freeze(['*']), shown: '*',
-    description: 'Comma list of browser origins allowed by CORS; * reflects any origin (credentials work either way).',
+    description: 'Comma list of browser origins allowed by CORS; * reflects any origin but null on area routes (with credentials). Admin routes (/__mockyard/*) answer only origins listed by name.',
     ...stringList('cors origins', (o) => {
       if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o)) throw new ConfigError(`cors origin must be * or like http://localhost:3000, got "${o}"`);
       return o;

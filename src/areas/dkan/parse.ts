@@ -6,6 +6,9 @@ import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
 export const OPERATORS = ['=', '<>', '<', '<=', '>', '>=', 'like', 'between', 'in', 'not in', 'contains', 'starts with', 'match', 'is_empty', 'not_empty'] as const;
 export type Operator = (typeof OPERATORS)[number];
 
+/** Operators whose value is a text pattern, never a column. */
+const PATTERN_OPERATORS: ReadonlySet<Operator> = new Set(['like', 'contains', 'starts with']);
+
 /** Documented bounds: deeper or longer condition trees are refused with a 400. */
 export const LIMITS = { groupDepth: 5, conditions: 100, sorts: 10, listValues: 1000, matchTerms: 100, matchColumns: 20 } as const;
 
@@ -164,6 +167,10 @@ class ConditionReader {
       return list;
     }
     if (isScalar(raw)) return raw;
+    if (isPlainObject(raw) && 'property' in raw && PATTERN_OPERATORS.has(operator)) {
+      // DKAN compares a pattern with text only; a column there would be compared as the text "[object Object]".
+      throw schemaError('type', pointer, `The operator "${operator}" needs a text pattern; a column reference cannot be used as its value.`);
+    }
     if (isPlainObject(raw) && 'property' in raw && operator !== 'match') {
       column(this.resource, last(raw.property), `${pointer}/property`, true);
       return { resource: 't', property: last(raw.property) as string };
