@@ -13,6 +13,7 @@ import { openapiPlugin } from './platform/openapi.js';
 import { adminRoutes } from './platform/admin-routes.js';
 import { controlsPlugin } from './platform/controls.js';
 import { Runtime } from './platform/runtime.js';
+import { QueryPool } from './platform/query-pool.js';
 import { lazyCompilersFactory } from './platform/lazy-compilers.js';
 import { corsDelegator, installAdminGuard } from './platform/browser-policy.js';
 import { clientErrorHandler } from './platform/client-errors.js';
@@ -25,6 +26,8 @@ export interface BuildAppOptions {
   areas?: readonly AreaDefinition[];
   /** Journal and fault draws shared by several apps (the shared port and --area-ports). Default: a new one. */
   runtime?: Runtime;
+  /** Worker threads for unbounded SQL, shared by several apps. Default: a new one, closed with the app. */
+  queryPool?: QueryPool;
 }
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
@@ -56,6 +59,8 @@ export async function buildApp(config: Config, stores: Stores, options: BuildApp
   // Platform decorations first, in one place: every plugin below may rely on them.
   app.decorate('config', config);
   app.decorate('runtime', options.runtime ?? new Runtime(config));
+  app.decorate('queryPool', options.queryPool ?? new QueryPool());
+  if (!options.queryPool) app.addHook('onClose', () => app.queryPool.close());
   await app.register(storePlugin, { stores });
 
   if (config.logLevel === 'debug' || config.logLevel === 'trace') {

@@ -30,6 +30,7 @@ export interface Config {
   dkanCsvDir: string | null;
   dkanMaxLimit: number;
   dkanCacheSize: number;
+  queryTimeout: number;
 }
 
 export type ConfigInput = { [K in keyof Config]?: Config[K] | string };
@@ -253,6 +254,11 @@ export const OPTIONS = [
     key: 'dkanCacheSize', flag: '--dkan-cache-size <n>', env: 'MOCKYARD_DKAN_CACHE_SIZE', default: 500,
     description: 'How many DKAN answers are kept for repeated identical queries; 0 turns the cache off.',
     ...wholeNumber('dkan cache size', 0, 100_000),
+  }),
+  option({
+    key: 'queryTimeout', flag: '--query-timeout <ms>', env: 'MOCKYARD_QUERY_TIMEOUT', default: 5000,
+    description: 'Work budget of one DKAN query or AGCO search, in milliseconds; longer ones get the area\'s error (DKAN 400, busy 503).',
+    ...wholeNumber('query timeout', 100, 600_000),
   }),
 ];
 

@@ -3,9 +3,10 @@ import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.js';
 import type { FixtureStore } from '../../platform/fixture-store.js';
 import { NADAC_DATASET_ID } from '../../../fixtures/dkan/generated.js';
-import { MAX_JSON_ARGS, ROW_JSON_COLUMN, rowJsonSql } from '../../../fixtures/dkan/layout.js';
+import { MAX_JSON_ARGS, ROW_JSON_COLUMN, ftsTableOf, rowJsonSql } from '../../../fixtures/dkan/layout.js';
 import { RECORD_NUMBER, resourceAt, type Column, type Resource } from './datasets.js';
-import { noResourceFound } from './errors.js';
+import { noResourceFound, queryBusy, queryTooLong } from './errors.js';
+import { WorkBudgetError, type QueryPool, type Step } from '../../platform/query-pool.js';
 import { MATCH_TERM, normalizeQuery, parseQueryString, type Condition, type ConditionGroup, type NormalizedQuery, type Scalar } from './parse.js';
 
 export interface Answer {
@@ -99,28 +100,47 @@ class WhereBuilder {
     }
   }
 
-  /** MySQL boolean-mode fulltext, approximated: +term required, -term excluded, other terms any-of; substring match. */
+  /**
+   * MySQL boolean-mode fulltext, approximated as a substring search: +term required, -term excluded, other
+   * terms any-of. On text columns, terms of 3 or more characters use the resource's trigram index (built
+   * with the fixtures), one lookup per kind whatever the number of words and columns; shorter terms, which
+   * a trigram index cannot find, and number or date columns compare with LIKE.
+   */
   match(c: Condition): string {
-    const cols = c.property.split(',').map((p) => this.col(p.trim()));
+    const positions = [...new Set(c.property.split(',').map((p) => this.col(p.trim())))].map((col) => this.resource.columns.indexOf(col));
+    const cols = positions.map((i) => this.resource.columns[i] ?? RECORD_NUMBER);
     const terms = String(c.value ?? '').match(MATCH_TERM) ?? [];
-    const required: string[] = [];
-    const excluded: string[] = [];
-    const optional: string[] = [];
-    const sql = `(${cols.map((col) => `${this.patternTarget(col)} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
+    const kinds = { '+': { long: [] as string[], short: [] as string[] }, '-': { long: [] as string[], short: [] as string[] }, '': { long: [] as string[], short: [] as string[] } };
     for (const raw of terms) {
       const sign = raw[0] === '+' || raw[0] === '-' ? raw[0] : '';
       const word = raw.slice(sign ? 1 : 0).replace(/^"|"$/g, '').replace(/\*$/, '');
       if (word === '') continue;
-      (sign === '+' ? required : sign === '-' ? excluded : optional).push(`%${escapeLike(word)}%`);
+      const kind = kinds[sign];
+      (cols.every((col) => col.type === 'text') && [...word].length >= 3 ? kind.long : kind.short).push(word);
     }
-    // Parameters are bound in the order their placeholders appear: required, excluded, then optional terms.
-    const parts = [...required.map(() => sql), ...excluded.map(() => `NOT ${sql}`)];
-    const bound = [...required, ...excluded];
-    if (optional.length > 0 && required.length === 0) {
-      parts.push(`(${optional.map(() => sql).join(' OR ')})`);
-      bound.push(...optional);
+    const fts = ftsTableOf(this.resource.table);
+    const filter = `{${positions.map((i) => `c${i}`).join(' ')}}`;
+    const phrase = (w: string) => `"${w.replace(/"/g, '""')}"`;
+    const indexed = (words: string[], joiner: 'AND' | 'OR') => {
+      this.params.push(`${filter} : (${words.map(phrase).join(` ${joiner} `)})`);
+      return `record_number IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`;
+    };
+    const like = (word: string) => {
+      for (let i = 0; i < cols.length; i++) this.params.push(`%${escapeLike(word)}%`);
+      return `(${cols.map((col) => `${this.patternTarget(col)} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
+    };
+    // Parameters are pushed in the order their placeholders appear.
+    const parts: string[] = [];
+    if (kinds['+'].long.length > 0) parts.push(indexed(kinds['+'].long, 'AND'));
+    for (const w of kinds['+'].short) parts.push(like(w));
+    if (kinds['-'].long.length > 0) parts.push(`NOT ${indexed(kinds['-'].long, 'OR')}`);
+    for (const w of kinds['-'].short) parts.push(`NOT ${like(w)}`);
+    if (kinds['+'].long.length + kinds['+'].short.length === 0) {
+      const any: string[] = [];
+      if (kinds[''].long.length > 0) any.push(indexed(kinds[''].long, 'OR'));
+      for (const w of kinds[''].short) any.push(like(w));
+      if (any.length > 0) parts.push(`(${any.join(' OR ')})`);
     }
-    for (const pattern of bound) for (let i = 0; i < cols.length; i++) this.params.push(pattern);
     return parts.length === 0 ? '1' : `(${parts.join(' AND ')})`;
   }
 }
@@ -211,14 +231,22 @@ export function cachedAnswer(store: FixtureStore, config: Config, url: string): 
 }
 
 /** Runs a query string against a resource; the answer is kept for the same URL and the same normalised query. */
-export function runQuery(store: FixtureStore, config: Config, resource: Resource, rawQuery: string, url: string): Answer {
+export async function runQuery(pool: QueryPool, store: FixtureStore, config: Config, resource: Resource, rawQuery: string, url: string): Promise<Answer> {
   const caches = cachesOf(store, config);
   const q = normalizeQuery(parseQueryString(rawQuery), resource, config.dkanMaxLimit);
   const echo = JSON.stringify(q);
   const key = `q:${echo}`;
   let answer = caches.responses?.get(key);
   if (!answer) {
-    answer = q.format === 'csv' ? csvAnswer(store, resource, q) : jsonAnswer(store, caches, resource, q, echo);
+    const run = async (steps: Step[]): Promise<unknown[]> => {
+      try {
+        return await pool.run(store, steps, config.queryTimeout);
+      } catch (err) {
+        if (err instanceof WorkBudgetError) throw err.started ? queryTooLong(err.budgetMs) : queryBusy(err.budgetMs);
+        throw err;
+      }
+    };
+    answer = q.format === 'csv' ? await csvAnswer(run, resource, q) : await jsonAnswer(run, caches, resource, q, echo);
     caches.responses?.set(key, answer);
   }
   caches.responses?.set(`u:${url}`, answer);
@@ -226,22 +254,24 @@ export function runQuery(store: FixtureStore, config: Config, resource: Resource
 }
 
 type Caches = ReturnType<typeof cachesOf>;
+type Run = (steps: Step[]) => Promise<unknown[]>;
 
-function countOf(store: FixtureStore, caches: Caches, plan: Plan): number {
-  const key = `${plan.countSql}\0${JSON.stringify(plan.countParams)}`;
-  let n = caches.counts.get(key);
-  if (n === undefined) {
-    n = store.prepare(plan.countSql).pluck(true).get(plan.countParams) as number;
-    caches.counts.set(key, n);
-  }
-  return n;
-}
-
-function jsonAnswer(store: FixtureStore, caches: Caches, resource: Resource, q: NormalizedQuery, echo: string): Answer {
+async function jsonAnswer(run: Run, caches: Caches, resource: Resource, q: NormalizedQuery, echo: string): Promise<Answer> {
   const plan = planQuery(resource, q);
+  const countKey = `${plan.countSql}\0${JSON.stringify(plan.countParams)}`;
+  let count = q.count ? caches.counts.get(countKey) : undefined;
+  const steps: Step[] = [];
+  if (q.results) steps.push({ op: 'pluckGet', sql: plan.rowsSql, params: plan.rowsParams });
+  if (q.count && count === undefined) steps.push({ op: 'pluckGet', sql: plan.countSql, params: plan.countParams });
+  const out = steps.length > 0 ? await run(steps) : [];
+  const results = q.results ? (out[0] as string) : undefined;
+  if (q.count && count === undefined) {
+    count = out[q.results ? 1 : 0] as number;
+    caches.counts.set(countKey, count);
+  }
   let body = '{';
-  if (q.results) body += `"results":${store.prepare(plan.rowsSql).pluck(true).get(plan.rowsParams) as string},`;
-  if (q.count) body += `"count":${countOf(store, caches, plan)},`;
+  if (q.results) body += `"results":${results},`;
+  if (q.count) body += `"count":${count},`;
   if (q.schema) {
     const key = `${resource.distributionId}\0${q.rowIds}\0${q.properties.join('\0')}`;
     let schema = caches.schemas.get(key);
@@ -255,9 +285,9 @@ function jsonAnswer(store: FixtureStore, caches: Caches, resource: Resource, q: 
   return { contentType: JSON_TYPE, body: Buffer.from(body) };
 }
 
-function csvAnswer(store: FixtureStore, resource: Resource, q: NormalizedQuery): Answer {
+async function csvAnswer(run: Run, resource: Resource, q: NormalizedQuery): Promise<Answer> {
   const plan = planQuery(resource, q);
-  const rows = store.prepare(plan.rowsSql).raw(true).all(plan.rowsParams) as unknown[][];
+  const [rows] = (await run([{ op: 'rawAll', sql: plan.rowsSql, params: plan.rowsParams }])) as [unknown[][]];
   const header = [...(q.rowIds ? ['record_number'] : []), ...q.properties];
   const lines = [header, ...rows].map((r) => r.map(csvCell).join(','));
   return { contentType: 'text/csv; charset=utf-8', body: Buffer.from(`${lines.join('\n')}\n`), headers: CSV_HEADERS };

@@ -32,7 +32,7 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
       const { store } = request;
       const hit = cachedAnswer(store, config, request.url);
       if (hit) return send(reply, hit);
-      return send(reply, runQuery(store, config, resolve(store, request.params as Record<string, string>), rawQuery(request.url), request.url));
+      return send(reply, await runQuery(app.queryPool, store, config, resolve(store, request.params as Record<string, string>), rawQuery(request.url), request.url));
     });
 
   route('/datastore/query/:datasetId/:index', OP_DATASET_INDEX, 'Query one datastore resource by dataset id and resource index', DatasetIndexParamsSchema, (store, { datasetId = '', index = '' }) => {
