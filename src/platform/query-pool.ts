@@ -48,60 +48,55 @@ export function runSteps(store: FixtureStore, steps: readonly Step[]): unknown[]
 }
 
 /**
- * The worker's code, sent as text (`eval`), so the same pool works from the bundle, from tsc's output
- * and from the test runner's TypeScript. It must not reference anything outside itself.
+ * The worker's code, plain JavaScript sent as text (`eval`), so the same pool works from the bundle,
+ * from tsc's output and from the test runner's TypeScript. better-sqlite3 is loaded from the path the
+ * main thread resolved. Statements mirror `runSteps`.
  */
-function queryWorker(): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { parentPort, workerData } = require('node:worker_threads');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Database = require(workerData.sqlite);
-  let conn: { path: string; fingerprint: string; db: any; stmts: Map<string, any> } | null = null;
-  const connect = (path: string, fingerprint: string) => {
-    if (conn && conn.path === path && conn.fingerprint === fingerprint) return conn;
-    if (conn) conn.db.close();
-    conn = null;
-    const db = new Database(path, { readonly: true, fileMustExist: true });
-    db.pragma('mmap_size = 1073741824');
-    db.pragma('cache_size = -8192');
-    const found = db.prepare("SELECT value FROM mockyard_meta WHERE key = 'fingerprint'").pluck().get();
-    // The file at this path is another generation already (a rebuild renamed a new one over it).
-    if (found !== fingerprint) {
-      db.close();
-      return null;
-    }
-    conn = { path, fingerprint, db, stmts: new Map() };
-    return conn;
-  };
-  parentPort.on('message', (job: { id: number; path: string; fingerprint: string; steps: { op: string; sql: string; params: unknown }[] }) => {
-    try {
-      const c = connect(job.path, job.fingerprint);
-      if (!c) {
-        parentPort.postMessage({ id: job.id, stale: true });
-        return;
-      }
-      const results = job.steps.map((s) => {
-        let stmt = c.stmts.get(s.sql);
-        if (!stmt) {
-          if (c.stmts.size >= 1000) c.stmts.clear();
-          stmt = c.db.prepare(s.sql);
-          c.stmts.set(s.sql, stmt);
-        }
-        if (s.op === 'get') return stmt.pluck(false).raw(false).get(s.params);
-        if (s.op === 'all') return stmt.pluck(false).raw(false).all(s.params);
-        if (s.op === 'pluckGet') return stmt.pluck(true).get(s.params);
-        if (s.op === 'pluckAll') return stmt.pluck(true).all(s.params);
-        return stmt.raw(true).all(s.params);
-      });
-      parentPort.postMessage({ id: job.id, results });
-    } catch (err) {
-      const e = err as { message?: string; code?: string };
-      parentPort.postMessage({ id: job.id, error: { message: String(e?.message ?? err), code: e?.code } });
-    }
-  });
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+// A lower CPU priority for this thread (on Linux a thread's own nice value): the event loop wins a shared core.
+try { require('node:os').setPriority(10); } catch {}
+const Database = require(workerData.sqlite);
+let conn = null;
+function connect(path, fingerprint) {
+  if (conn && conn.path === path && conn.fingerprint === fingerprint) return conn;
+  if (conn) conn.db.close();
+  conn = null;
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  db.pragma('mmap_size = 1073741824');
+  db.pragma('cache_size = -8192');
+  const found = db.prepare("SELECT value FROM mockyard_meta WHERE key = 'fingerprint'").pluck().get();
+  // The file at this path is another generation already (a rebuild renamed a new one over it).
+  if (found !== fingerprint) {
+    db.close();
+    return null;
+  }
+  conn = { path, fingerprint, db, stmts: new Map() };
+  return conn;
 }
-
-const WORKER_SOURCE = `(${queryWorker.toString()})()`;
+parentPort.on('message', (job) => {
+  try {
+    const c = connect(job.path, job.fingerprint);
+    if (!c) return parentPort.postMessage({ id: job.id, stale: true });
+    const results = job.steps.map((s) => {
+      let stmt = c.stmts.get(s.sql);
+      if (!stmt) {
+        if (c.stmts.size >= 1000) c.stmts.clear();
+        stmt = c.db.prepare(s.sql);
+        c.stmts.set(s.sql, stmt);
+      }
+      if (s.op === 'get') return stmt.pluck(false).raw(false).get(s.params);
+      if (s.op === 'all') return stmt.pluck(false).raw(false).all(s.params);
+      if (s.op === 'pluckGet') return stmt.pluck(true).get(s.params);
+      if (s.op === 'pluckAll') return stmt.pluck(true).all(s.params);
+      return stmt.raw(true).all(s.params);
+    });
+    parentPort.postMessage({ id: job.id, results });
+  } catch (err) {
+    parentPort.postMessage({ id: job.id, error: { message: String((err && err.message) || err), code: err && err.code } });
+  }
+});
+`;
 
 interface Job {
   id: number;
@@ -111,6 +106,7 @@ interface Job {
   store: FixtureStore;
   resolve(results: unknown[]): void;
   reject(err: unknown): void;
+  budgetMs: number;
   timer: NodeJS.Timeout;
   worker?: Slot;
 }
@@ -126,10 +122,10 @@ export interface QueryPoolOptions {
 }
 
 /**
- * A small pool of worker threads. Each job is a list of statements run in order on one worker's
- * read-only connection to the store's database file, under a time limit counted from the call
- * (waiting for a free worker included). A store without a database file (an in-memory scenario)
- * has no file a worker could open: its steps run inline, bounded by its small size.
+ * A small pool of worker threads at a lower CPU priority (nice 10). Each job is a list of statements run in
+ * order on one worker's read-only connection to the store's database file, under a time limit for
+ * waiting for a free worker and the same limit for running. A store without a database file (an
+ * in-memory scenario) has no file a worker could open: its steps run inline, bounded by its small size.
  *
  * SQLite cannot be interrupted from outside its thread: a job over its limit is answered at once,
  * and its worker is terminated (it ends when the statement returns) and replaced by a fresh one.
@@ -146,7 +142,10 @@ export class QueryPool {
     this.size = options.size ?? Math.min(4, Math.max(2, availableParallelism()));
   }
 
-  /** Runs `steps` and resolves with one result per step; rejects with WorkBudgetError after `budgetMs`. */
+  /**
+   * Runs `steps` and resolves with one result per step. Rejects with WorkBudgetError when no worker is
+   * free within `budgetMs` (started: false), or when the steps run longer than `budgetMs` (started: true).
+   */
   run(store: FixtureStore, steps: readonly Step[], budgetMs: number): Promise<unknown[]> {
     if (store.dbPath === null || this.#closed) return Promise.resolve().then(() => runSteps(store, steps));
     return new Promise((resolve, reject) => {
@@ -158,7 +157,8 @@ export class QueryPool {
         store,
         resolve,
         reject,
-        timer: setTimeout(() => this.#expire(job, budgetMs), budgetMs),
+        budgetMs,
+        timer: setTimeout(() => this.#expire(job), budgetMs),
       };
       this.#queue.push(job);
       this.#dispatch();
@@ -216,11 +216,15 @@ export class QueryPool {
       const job = this.#queue.shift()!;
       slot.job = job;
       job.worker = slot;
+      // The wait is over: the same budget again for running.
+      clearTimeout(job.timer);
+      job.timer = setTimeout(() => this.#expire(job), job.budgetMs);
       slot.worker.postMessage({ id: job.id, path: job.path, fingerprint: job.fingerprint, steps: job.steps });
     }
   }
 
-  #expire(job: Job, budgetMs: number): void {
+  #expire(job: Job): void {
+    const { budgetMs } = job;
     const queued = this.#queue.indexOf(job);
     if (queued >= 0) {
       this.#queue.splice(queued, 1);
