@@ -166,7 +166,7 @@ try {
   for (const r of requests) perArea[r.area] = (perArea[r.area] ?? 0) + 1;
   console.log(`soak: ${duration} s at ${connections} connections against ${server.url} (pid ${pid}), ${requests.length} distinct requests (${Object.entries(perArea).map(([a, n]) => `${a} ${n}`).join(', ')}), warm-up ${warmup} s`);
 
-  server.child.kill('SIGUSR2'); // start-up is not part of the measurement
+  server.child.kill('SIGWINCH'); // start-up is not part of the measurement
   const samples: { t: number; rss: number }[] = [];
   const started = Date.now();
   const sampler = setInterval(() => samples.push({ t: (Date.now() - started) / 1000, rss: rssMiB(pid) }), 1000);

@@ -1,6 +1,7 @@
 // Watch-mode rebuilds in a child process: the server's event loop keeps answering, and the builder is the code on disk now.
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { packageRoot } from '../paths.js';
@@ -24,6 +25,12 @@ export function rebuildInChild(config: Config, log: (line: string) => void = () 
   if (config.dkanCsvDir) args.push('--dkan-csv-dir', config.dkanCsvDir);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Below the server's priority: on a small machine the build must not take a core from the event loop.
+    try {
+      if (child.pid !== undefined) setPriority(child.pid, 10);
+    } catch {
+      // Not permitted here: the build just competes as an equal.
+    }
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
@@ -43,6 +50,7 @@ export function rebuildInChild(config: Config, log: (line: string) => void = () 
 /** Deletes a retired generation's files when it is not the folder the new generation uses. */
 export function filesCleanup(oldDir: string, newDir: string): () => void {
   return () => {
-    if (path.resolve(oldDir) !== path.resolve(newDir)) rmSync(oldDir, { recursive: true, force: true });
+    // Off the event loop: a large generation has many files.
+    if (path.resolve(oldDir) !== path.resolve(newDir)) void rm(oldDir, { recursive: true, force: true }).catch(() => undefined);
   };
 }

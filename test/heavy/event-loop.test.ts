@@ -7,7 +7,7 @@ import { get, probeHealth, stallMonitor, startCli, type Cli } from './helpers.js
 let server: Cli;
 beforeAll(async () => {
   server = await startCli([], stallMonitor);
-  server.child.kill('SIGUSR2'); // the monitor starts afresh: start-up is not measured
+  server.child.kill('SIGWINCH'); // the monitor starts afresh: start-up is not measured
 });
 afterAll(async () => {
   await server?.stop();
