@@ -63,8 +63,10 @@ function connect(path, fingerprint) {
   if (conn) conn.db.close();
   conn = null;
   const db = new Database(path, { readonly: true, fileMustExist: true });
-  db.pragma('mmap_size = 1073741824');
-  db.pragma('cache_size = -8192');
+  // No memory map here: page faults of long scans in several threads contend with the event loop's own
+  // memory mappings (the process's mmap lock) and stall it; plain reads into SQLite's cache do not.
+  db.pragma('mmap_size = 0');
+  db.pragma('cache_size = -16384');
   const found = db.prepare("SELECT value FROM mockyard_meta WHERE key = 'fingerprint'").pluck().get();
   // The file at this path is another generation already (a rebuild renamed a new one over it).
   if (found !== fingerprint) {
@@ -114,6 +116,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   job: Job | null;
+  /** Still running a statement whose request was already answered (over its budget). */
+  draining: boolean;
 }
 
 export interface QueryPoolOptions {
@@ -127,8 +131,9 @@ export interface QueryPoolOptions {
  * waiting for a free worker and the same limit for running. A store without a database file (an
  * in-memory scenario) has no file a worker could open: its steps run inline, bounded by its small size.
  *
- * SQLite cannot be interrupted from outside its thread: a job over its limit is answered at once,
- * and its worker is terminated (it ends when the statement returns) and replaced by a fresh one.
+ * SQLite cannot be interrupted from outside its thread: a job over its limit is answered at once, and
+ * its worker finishes the statement in the background ("draining") while up to `size` more workers
+ * take new jobs. Terminating a busy worker instead would stall the event loop while its isolate is torn down.
  */
 export class QueryPool {
   readonly size: number;
@@ -168,8 +173,13 @@ export class QueryPool {
   #spawn(): Slot {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { sqlite: this.#sqlite } });
     worker.unref();
-    const slot: Slot = { worker, job: null };
+    const slot: Slot = { worker, job: null, draining: false };
     worker.on('message', (msg: { id: number; results?: unknown[]; stale?: boolean; error?: { message: string; code?: string } }) => {
+      if (slot.draining) {
+        slot.draining = false;
+        this.#dispatch();
+        return;
+      }
       const job = slot.job;
       if (!job || job.id !== msg.id) return;
       slot.job = null;
@@ -208,9 +218,11 @@ export class QueryPool {
 
   #dispatch(): void {
     while (this.#queue.length > 0 && !this.#closed) {
-      let slot = this.#slots.find((s) => s.job === null);
+      let slot = this.#slots.find((s) => s.job === null && !s.draining);
       if (!slot) {
-        if (this.#slots.length >= this.size) return;
+        // At most `size` workers on live requests, and as many again finishing abandoned statements.
+        const draining = this.#slots.filter((s) => s.draining).length;
+        if (this.#slots.length - draining >= this.size || this.#slots.length >= 2 * this.size) return;
         slot = this.#spawn();
       }
       const job = this.#queue.shift()!;
@@ -234,8 +246,7 @@ export class QueryPool {
     const slot = job.worker;
     if (!slot || slot.job !== job) return;
     slot.job = null;
-    this.#remove(slot);
-    void slot.worker.terminate();
+    slot.draining = true;
     job.reject(new WorkBudgetError(budgetMs, true));
     this.#dispatch();
   }
