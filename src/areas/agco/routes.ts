@@ -7,7 +7,7 @@ import { searchBusy, searchTooLong, sendApiError, unauthorized } from './errors.
 import { bindQuery, parseFilter, type DefinitionFilter } from './filters.js';
 import { findDefinitionObjects, findDefinitions, type Run } from './queries.js';
 import { WorkBudgetError } from '../../platform/query-pool.js';
-import { isXml, mediaTypeOf, pagedResponseXml, sendAs, type MediaType } from './representation.js';
+import { isXml, mediaTypeOf, pagedResponseXmlInSlices, sendAs, type MediaType } from './representation.js';
 import { ApiErrorSchema, HeadersSchema, PagedResponseSchema, QuerySchema } from './schemas.js';
 
 export const OPERATION_ID = 'StringDefinitions_GetDefinitions';
@@ -38,7 +38,7 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
       if (isXml(type)) {
         const page = await findDefinitionObjects(store, run, filter);
         const metadata = { TotalCount: page.total, Limit: filter.limit, Offset: 0 };
-        body = pagedResponseXml({ Entities: page.entities, Metadata: metadata });
+        body = await pagedResponseXmlInSlices({ Entities: page.entities, Metadata: metadata });
       } else {
         const page = await findDefinitions(store, run, filter);
         const metadata = `{"TotalCount":${page.total},"Limit":${filter.limit},"Offset":0}`;
