@@ -56,6 +56,10 @@ export async function buildApp(config: Config, stores: Stores, options: BuildApp
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // A client may send its request and close its side at once (`nc -N`, scripted sockets). Node's default is
+  // to drop the request then; answers that wait on the query pool would be lost, so finish them first.
+  (app.server as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+
   // Platform decorations first, in one place: every plugin below may rely on them.
   app.decorate('config', config);
   app.decorate('runtime', options.runtime ?? new Runtime(config));
