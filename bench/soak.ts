@@ -1,5 +1,6 @@
 // npm run soak: the built server under minutes of mixed load over all areas; errors, memory growth and
-// health-probe latency (event-loop delay as a client sees it), with a non-zero exit when a goal fails.
+// health-probe latency (event-loop delay as a client sees it), the longest event-loop stall inside the server,
+// with a non-zero exit when a goal fails.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
@@ -150,8 +151,13 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(
 
 pinSelfToCore1();
 const cli = path.join(packageRoot(), 'dist', 'bundle', 'cli.js');
-const server = await waitReady(spawnNode([cli, '--port', '0', '--log-level', 'warn']), /ready at (http:\/\/\S+)/, (m) => m[1]!);
+// The longest stall of the server's event loop is measured inside it, by a preloaded monitor.
+const monitor = path.join(packageRoot(), 'dist', 'bench', 'stall-monitor.js');
+const server = await waitReady(spawnNode(['--import', monitor, cli, '--port', '0', '--log-level', 'warn']), /ready at (http:\/\/\S+)/, (m) => m[1]!);
 const pid = server.child.pid;
+let serverErr = '';
+server.child.stderr?.on('data', (c: Buffer) => (serverErr += c.toString()));
+const STALL_GOAL_MS = 100;
 let exitCode = 0;
 try {
   const catalog = (await (await fetch(`${server.url}/__mockyard/fixtures`)).json()) as Catalog;
@@ -160,6 +166,7 @@ try {
   for (const r of requests) perArea[r.area] = (perArea[r.area] ?? 0) + 1;
   console.log(`soak: ${duration} s at ${connections} connections against ${server.url} (pid ${pid}), ${requests.length} distinct requests (${Object.entries(perArea).map(([a, n]) => `${a} ${n}`).join(', ')}), warm-up ${warmup} s`);
 
+  server.child.kill('SIGWINCH'); // start-up is not part of the measurement
   const samples: { t: number; rss: number }[] = [];
   const started = Date.now();
   const sampler = setInterval(() => samples.push({ t: (Date.now() - started) / 1000, rss: rssMiB(pid) }), 1000);
@@ -224,5 +231,16 @@ try {
   });
   console.log(`shutdown:  exit ${code} after ${Date.now() - t0} ms`);
   if (code !== 0) exitCode = 1;
+  // Written by the monitor as the server exits.
+  const stall = /event-loop-stall: max ([\d.]+) ms, p99 ([\d.]+) ms/.exec(serverErr);
+  if (stall) {
+    const pass = Number(stall[1]) <= STALL_GOAL_MS;
+    console.log(`event loop: longest stall ${stall[1]} ms, p99 ${stall[2]} ms (measured inside the server)`);
+    console.log(`${pass ? 'PASS' : 'FAIL'}  longest event-loop stall <= ${STALL_GOAL_MS} ms: ${stall[1]} ms`);
+    if (!pass) exitCode = 1;
+  } else {
+    console.log('FAIL  longest event-loop stall: the server did not report it');
+    exitCode = 1;
+  }
 }
 process.exit(exitCode);

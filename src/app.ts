@@ -13,13 +13,16 @@ import { openapiPlugin } from './platform/openapi.js';
 import { adminRoutes } from './platform/admin-routes.js';
 import { controlsPlugin } from './platform/controls.js';
 import { Runtime } from './platform/runtime.js';
+import { QueryPool } from './platform/query-pool.js';
 import { lazyCompilersFactory } from './platform/lazy-compilers.js';
+import { corsDelegator, installAdminGuard } from './platform/browser-policy.js';
+import { clientErrorHandler } from './platform/client-errors.js';
 import { MAX_HEADER_BYTES, areaResolver, frameworkErrorHandler, installLimits } from './platform/limits.js';
 import { frontServerFactory } from './platform/proxy.js';
 import type { CertificateAuthority } from './platform/certificates.js';
 import type { HostRouter } from './platform/real-hosts.js';
 import { installRequestLog, requestSerializer } from './platform/request-log.js';
-import { HINT_HEADER, hintsPlugin } from './platform/hints.js';
+import { hintsPlugin } from './platform/hints.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
@@ -33,6 +36,8 @@ export interface BuildAppOptions {
    * answers every Host under the /archive, /dkan, ... prefixes.
    */
   realHosts?: { router: HostRouter; ca: CertificateAuthority };
+  /** Worker threads for unbounded SQL, shared by several apps. Default: a new one, closed with the app. */
+  queryPool?: QueryPool;
 }
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
@@ -58,6 +63,7 @@ export async function buildApp(config: Config, stores: Stores, options: BuildApp
     ...(realHosts ? { serverFactory: frontServerFactory({ ...realHosts, maxHeaderSize: MAX_HEADER_BYTES }) } : {}),
     schemaController: { compilersFactory: lazyCompilersFactory() },
     frameworkErrors: frameworkErrorHandler(areaOf),
+    clientErrorHandler: clientErrorHandler(areaOf),
     logger: loggerOptions(config),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     // Keep-alive sockets that are idle are closed at shutdown; busy ones finish their request first.
@@ -67,25 +73,23 @@ export async function buildApp(config: Config, stores: Stores, options: BuildApp
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // A client may send its request and close its side at once (`nc -N`, scripted sockets). Node's default is
+  // to drop the request then; answers that wait on the query pool would be lost, so finish them first.
+  (app.server as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+
   // Platform decorations first, in one place: every plugin below may rely on them.
   app.decorate('config', config);
   app.decorate('runtime', options.runtime ?? new Runtime(config));
+  app.decorate('queryPool', options.queryPool ?? new QueryPool());
+  if (!options.queryPool) app.addHook('onClose', () => app.queryPool.close());
   await app.register(storePlugin, { stores });
 
   installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
   installLimits(app, areaOf);
   installRootErrorHandling(app, !options.only);
-  const anyOrigin = config.corsOrigins.includes('*');
-  const allowedOrigins = new Set(config.corsOrigins);
-  await app.register(cors, {
-    // CORS headers only answer browsers, which always send Origin; other clients get none of them.
-    origin: (origin, callback) => {
-      if (!origin) return callback(null, false);
-      callback(null, anyOrigin || allowedOrigins.has(origin));
-    },
-    credentials: true,
-    exposedHeaders: ['Content-Range', 'Content-Length', 'ETag', 'Last-Modified', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset-Time', 'Preference-Applied', 'Mockyard-Error', HINT_HEADER],
-  });
+  // Browser policy (browser-policy.ts): admin routes only for listed origins, no state change from a form.
+  await app.register(cors, { delegator: corsDelegator(config) });
+  installAdminGuard(app);
   await app.register(openapiPlugin, { areas, prefixed: !options.only });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas });

@@ -91,10 +91,12 @@ addOptions(program).action(async (flags: Record<string, unknown>) => {
 
 addOptions(program.command('fixtures').description('Build the fixture database now (normally done on start when missing or stale)'), FIXTURE_OPTIONS)
   .option('--force', 'rebuild even when the database is up to date')
+  .addOption(new Option('--keep-files', "keep other generations' files-* folders (a watching server deletes them)").hideHelp())
+  .addOption(new Option('--fresh-builder', 'compile the builder from fixtures/*.ts when present').hideHelp())
   .action(async (flags: Record<string, unknown>) => {
-    const { force, ...rest } = flags;
+    const { force, keepFiles, freshBuilder, ...rest } = flags;
     const config = configFrom(rest);
-    const result = await ensureFixtures(config, progress, force === true);
+    const result = await ensureFixtures(config, progress, force === true, { keepOtherFiles: keepFiles === true, freshBuilder: freshBuilder === true });
     process.stdout.write(
       result.built
         ? `built ${result.dbPath} in ${result.seconds.toFixed(2)}s (fingerprint ${result.fingerprint.slice(0, 12)})\n`

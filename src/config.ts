@@ -36,6 +36,7 @@ export interface Config {
   hostMap: readonly HostMapping[];
   tlsPort: number | null;
   caDir: string | null;
+  queryTimeout: number;
 }
 
 export interface HostMapping {
@@ -211,7 +212,7 @@ export const OPTIONS = [
   }),
   option({
     key: 'corsOrigins', flag: '--cors-origins <list>', env: 'MOCKYARD_CORS_ORIGINS', default: Object.freeze(['*']), shown: '*',
-    description: 'Comma list of browser origins allowed by CORS; * reflects any origin (credentials work either way).',
+    description: 'Comma list of browser origins allowed by CORS; * reflects any origin but null on area routes (with credentials). Admin routes (/__mockyard/*) answer only origins listed by name.',
     ...stringList('cors origins', (o) => {
       if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o)) throw new ConfigError(`cors origin must be * or like http://localhost:3000, got "${o}"`);
       return o;
@@ -314,6 +315,11 @@ export const OPTIONS = [
     key: 'caDir', flag: '--ca-dir <dir>', env: 'MOCKYARD_CA_DIR', default: null, shown: '<data-dir>/ca',
     description: 'Where the local certificate authority (made on first use, key mode 0600) is kept; `mockyard ca` prints how to trust it.',
     ...orOff(folder('ca dir'), ['']),
+  }),
+  option({
+    key: 'queryTimeout', flag: '--query-timeout <ms>', env: 'MOCKYARD_QUERY_TIMEOUT', default: 5000,
+    description: 'Work budget of one DKAN query or AGCO search, in milliseconds; longer ones get the area\'s error (DKAN 400, busy 503).',
+    ...wholeNumber('query timeout', 100, 600_000),
   }),
 ];
 

@@ -17,6 +17,8 @@ import { FixtureStore } from './platform/fixture-store.js';
 import { Stores } from './platform/stores.js';
 import { Runtime } from './platform/runtime.js';
 import { watchFixtures, type FixtureWatcher } from './platform/watch.js';
+import { rebuildInChild } from './platform/rebuild.js';
+import { QueryPool } from './platform/query-pool.js';
 
 export class StartError extends Error {}
 
@@ -41,16 +43,23 @@ export interface RunningMockyard {
 export type Progress = (message: string) => void;
 
 /** Builds the fixture database when it is missing or stale; on a current one it loads no builder code. */
-export async function ensureFixtures(config: Config, progress: Progress, force = false): Promise<BuildResult> {
+export interface EnsureOptions {
+  /** Leave other generations' files-* folders for a running server to delete (watch mode). */
+  keepOtherFiles?: boolean;
+  /** Compile the builder from fixtures/*.ts when they are there (a fresh process in watch mode). */
+  freshBuilder?: boolean;
+}
+
+export async function ensureFixtures(config: Config, progress: Progress, force = false, options: EnsureOptions = {}): Promise<BuildResult> {
   const started = process.hrtime.bigint();
   const input = { fixturesDir: fixturesRoot(), seed: config.seed, scale: config.scale, dkanCsvDir: config.dkanCsvDir };
   const fingerprint = fixtureFingerprint(input);
   if (!force && isCurrent(config.dataDir, fingerprint)) {
     return { built: false, dbPath: path.join(config.dataDir, DB_FILE), fingerprint, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
   }
-  const { buildFixtures } = await import('../fixtures/build.js');
+  const { buildFixtures } = options.freshBuilder ? await (await import('./fresh-builder.js')).loadFreshBuilder() : await import('../fixtures/build.js');
   // Already found stale (or forced): build without hashing the sources a second time.
-  return buildFixtures({ ...input, dataDir: config.dataDir, fingerprint, force: true, log: progress });
+  return buildFixtures({ ...input, dataDir: config.dataDir, fingerprint, force: true, keepOtherFiles: options.keepOtherFiles === true, log: progress });
 }
 
 function urlOf(app: FastifyInstance, config: Config): string {
@@ -96,6 +105,7 @@ export async function startServer(config: Config, progress: Progress = () => {})
   const runtime = new Runtime(config);
   const router = new HostRouter(AREAS, config.hostMap);
   const ca = new CertificateAuthority(caDirOf(config));
+  const queryPool = new QueryPool();
   let watcher: FixtureWatcher | undefined;
   let tlsServer: TlsServer | undefined;
   const close = async () => {
@@ -105,13 +115,14 @@ export async function startServer(config: Config, progress: Progress = () => {})
     const tlsClosed = tlsServer ? new Promise<void>((resolve) => tlsServer!.close(() => resolve())) : undefined;
     await Promise.all(apps.map((a) => a.close()));
     await tlsClosed;
+    await queryPool.close();
     stores.close();
   };
   try {
     // Made (or loaded) now so its certificate file exists once mockyard says it is ready; without a
     // writable folder mockyard still serves, and only TLS reports the problem.
     await ca.ready().catch((err: Error) => progress(`no local CA, so no TLS for real host names: ${err.message}`));
-    const app = await buildApp(config, stores, { runtime, realHosts: { router, ca } });
+    const app = await buildApp(config, stores, { runtime, realHosts: { router, ca }, queryPool });
     apps.push(app);
     await listen(app, config.host, config.port);
     let tlsUrl: string | null = null;
@@ -123,7 +134,7 @@ export async function startServer(config: Config, progress: Progress = () => {})
     const areaUrls: Partial<Record<AreaName, string>> = {};
     if (config.areaPorts !== null) {
       for (const [i, area] of AREAS.entries()) {
-        const areaApp = await buildApp(config, stores, { only: area, runtime });
+        const areaApp = await buildApp(config, stores, { only: area, runtime, queryPool });
         apps.push(areaApp);
         await listen(areaApp, config.host, config.areaPorts + i);
         areaUrls[area.name] = urlOf(areaApp, config);
@@ -131,7 +142,8 @@ export async function startServer(config: Config, progress: Progress = () => {})
     }
     if (config.watch) {
       const dirs = [fixturesRoot(), config.dkanCsvDir].filter((d): d is string => d !== null && existsSync(d));
-      watcher = watchFixtures({ dirs, rebuild: () => ensureFixtures(config, progress), stores, dataDir: config.dataDir, log: app.log });
+      // Built in a child process: this event loop keeps answering, and the builder code is fresh.
+      watcher = watchFixtures({ dirs, rebuild: () => rebuildInChild(config, progress), stores, dataDir: config.dataDir, log: app.log });
     }
     return { url: urlOf(app, config), areaUrls, tlsUrl, caCertPath: ca.files.certPath, app, stores, config, runtime, close };
   } catch (err) {

@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition, AreaPluginOptions } from '../areas/types.js';
 
-import type { HttpError } from './error-types.js';
+import { HttpError } from './error-types.js';
 
 /** Answers `status` in the area's own error shape. Without a message the area writes its natural one. */
 export function sendAreaError(
@@ -55,6 +55,11 @@ export async function areaScope(scope: FastifyInstance, opts: AreaPluginOptions 
   scope.setNotFoundHandler((request, reply) => sendAreaError(area, request, reply, 404));
   scope.setErrorHandler((error: FastifyError, request, reply) => {
     const status = statusOf(error);
+    // A thrown 503 is a deliberate "busy, try again" (the query pool's work budget), not a failure.
+    if (status === 503 && error instanceof HttpError) {
+      reply.header('retry-after', '1');
+      return sendAreaError(area, request, reply, status, error.message, error);
+    }
     if (status >= 500) {
       request.log.error({ err: error, area: area.name }, 'request failed');
       return sendAreaError(area, request, reply, 500);

@@ -11,6 +11,8 @@ export interface StoreSource {
   fingerprint: string;
   /** Increases with every generation a running mockyard swaps in. */
   generation?: number;
+  /** The database file, when there is one (query workers open it too); none for an in-memory store. */
+  dbPath?: string | null;
 }
 
 /**
@@ -23,6 +25,7 @@ export class FixtureStore {
   readonly filesDir: string;
   readonly fingerprint: string;
   readonly generation: number;
+  readonly dbPath: string | null;
   // Bounded: DKAN's SQL text varies with the shape of a query (list lengths, columns, sorts).
   #statements = new LRUCache<string, Database.Statement>({ max: 1000 });
   #derived = new Map<string, unknown>();
@@ -34,11 +37,13 @@ export class FixtureStore {
     this.filesDir = source.filesDir;
     this.fingerprint = source.fingerprint;
     this.generation = source.generation ?? 0;
+    this.dbPath = source.dbPath ?? null;
   }
 
   /** Opens the fixture database that `npm run fixtures` wrote into dataDir, read-only. */
   static open(dataDir: string, generation = 0): FixtureStore {
-    const db = new Database(path.join(dataDir, DB_FILE), { readonly: true, fileMustExist: true });
+    const dbPath = path.join(dataDir, DB_FILE);
+    const db = new Database(dbPath, { readonly: true, fileMustExist: true });
     // No memory map: DKAN pages and counts come from rank arrays (src/areas/dkan/ranked.ts), so SQLite
     // reads only the rows of a page, and mapped pages would count in the process's resident size while
     // the OS caches the file just as well without. 8 MB of SQLite's own page cache keeps hot rows.
@@ -50,6 +55,7 @@ export class FixtureStore {
       filesDir: path.join(dataDir, meta.get('files_dir') ?? 'files'),
       fingerprint: meta.get('fingerprint') ?? '',
       generation,
+      dbPath,
     });
   }
 

@@ -2,6 +2,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { FixtureStore } from './fixture-store.js';
 import type { Stores } from './stores.js';
+import { filesCleanup } from './rebuild.js';
 
 export interface WatchLog {
   info(obj: object, message: string): void;
@@ -42,7 +43,8 @@ export function watchFixtures(opts: FixtureWatcherOptions): FixtureWatcher {
       const result = await opts.rebuild();
       if (result.built && !closed) {
         const next = FixtureStore.open(opts.dataDir, opts.stores.current.generation + 1);
-        opts.stores.swap(next);
+        // The old generation's files go when the last request reading them is done.
+        opts.stores.swap(next, filesCleanup(opts.stores.current.filesDir, next.filesDir));
         opts.log.info({ fingerprint: result.fingerprint, generation: next.generation }, 'fixtures rebuilt and swapped in');
       }
     } catch (err) {

@@ -101,5 +101,7 @@ export async function journal(server: RunningMockyard): Promise<JournalEntry[]> 
 }
 
 export async function clearJournal(server: RunningMockyard): Promise<void> {
-  await fetch(`${server.url}/__mockyard/requests`, { method: 'DELETE' });
+  // State-changing admin requests carry the admin header, which a cross-site form cannot send (browser-policy.ts).
+  const res = await fetch(`${server.url}/__mockyard/requests`, { method: 'DELETE', headers: { 'x-mockyard-admin': '1' } });
+  if (!res.ok) throw new Error(`clearing the journal answered ${res.status}`);
 }

@@ -45,8 +45,8 @@ describe('platform routes', () => {
 });
 
 describe('CORS', () => {
-  it('reflects any origin by default, with credentials', async () => {
-    const res = await app.inject({ url: '/__mockyard/health', headers: { origin: 'http://localhost:5173' } });
+  it('reflects any origin on area routes by default, with credentials', async () => {
+    const res = await app.inject({ url: '/archive/metadata/none', headers: { origin: 'http://localhost:5173' } });
     expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect(res.headers['access-control-allow-credentials']).toBe('true');
   });
@@ -54,7 +54,7 @@ describe('CORS', () => {
   it('answers preflight requests', async () => {
     const res = await app.inject({
       method: 'OPTIONS',
-      url: '/__mockyard/health',
+      url: '/archive/metadata/none',
       headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-token' },
     });
     expect(res.statusCode).toBe(204);

@@ -156,10 +156,10 @@ describe('request journal', () => {
     });
     await app.inject({ url: '/archive/items/a' });
     await app.inject({ url: '/archive/items/b' });
-    expect((await app.inject({ method: 'DELETE', url: '/__mockyard/requests' })).json()).toEqual({ cleared: 2 });
+    expect((await app.inject({ method: 'DELETE', url: '/__mockyard/requests', headers: { 'x-mockyard-admin': '1' } })).json()).toEqual({ cleared: 2 });
     expect((await app.inject({ url: '/__mockyard/requests/count' })).json()).toEqual({ count: 0 });
     await app.inject({ url: '/archive/items/c' });
-    const reset = await app.inject({ method: 'POST', url: '/__mockyard/reset' });
+    const reset = await app.inject({ method: 'POST', url: '/__mockyard/reset', headers: { 'x-mockyard-admin': '1' } });
     expect(reset.json()).toEqual({ status: 'reset', journalCleared: 1 });
     expect(areaResets).toBe(1);
     expect((await app.inject({ url: '/__mockyard/requests/count' })).json()).toEqual({ count: 0 });

@@ -157,7 +157,7 @@ describe('--error-rate', () => {
       return out;
     };
     const first = await run();
-    expect((await app.inject({ method: 'POST', url: '/__mockyard/reset' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'POST', url: '/__mockyard/reset', headers: { 'x-mockyard-admin': '1' } })).statusCode).toBe(200);
     expect(await run()).toEqual(first);
   });
 });

@@ -124,7 +124,7 @@ describe('AGCO stringIds', () => {
 
 describe('journal size', () => {
   it(`keeps at most --journal-size (${JOURNAL_SIZE}) requests, newest first`, async () => {
-    await app.inject({ method: 'DELETE', url: '/__mockyard/requests' });
+    await app.inject({ method: 'DELETE', url: '/__mockyard/requests', headers: { 'x-mockyard-admin': '1' } });
     for (let i = 0; i < JOURNAL_SIZE * 4; i++) await app.inject(`/dkan/datastore/query/x/${i}`);
     const res = await app.inject('/__mockyard/requests?limit=1000000');
     const body = res.json() as { total: number; count: number; requests: { path: string }[] };

@@ -61,3 +61,16 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, error
   const answer = formatApiError({ status: error.status, message: error.userMessage, request, cause: error });
   return reply.code(error.status).headers(answer.headers ?? {}).type(answer.contentType).send(answer.body);
 }
+
+/** A search over mockyard's work budget (--query-timeout): a 400 the client can act on by narrowing it. */
+export function searchTooLong(budgetMs: number): AgcoError {
+  return badRequest(
+    'The search took too long. Narrow stringText or descriptionText, or pass languageIds.',
+    `The query ran longer than the server's budget of ${budgetMs} ms and was stopped.`,
+  );
+}
+
+/** Every query worker stayed busy for the whole budget: a 503 to retry. */
+export function searchBusy(budgetMs: number): AgcoError {
+  return new AgcoError(503, 'The service is busy. Try again.', `No query could start within ${budgetMs} ms.`);
+}

@@ -1,5 +1,6 @@
 // Prepared SQL for StringDefinitions: SQLite builds each definition's JSON in one query; XML reads the rows as columns.
 import type { FixtureStore } from '../../platform/fixture-store.js';
+import type { Step } from '../../platform/query-pool.js';
 import type { DefinitionFilter, TextMatch } from './filters.js';
 import type { StringDefinition, StringTranslation } from './schemas.js';
 
@@ -10,6 +11,9 @@ export interface DefinitionPage<T> {
 }
 
 type Params = Record<string, string | number | bigint>;
+
+/** Runs statements where the caller decides (the query pool, under a time limit); one result per statement. */
+export type Run = (steps: Step[]) => Promise<unknown[]>;
 
 function textCondition(column: string, ftsTable: string, rowid: string, match: TextMatch, name: string, params: Params): string | null {
   if (match.kind === 'all') return null;
@@ -79,35 +83,35 @@ function plan(f: DefinitionFilter): Plan {
   return { params, filter: where.length > 0 ? `WHERE ${where.join(' AND ')}` : '', translations };
 }
 
-type Read<T> = (sql: string, params: Params) => T[];
+type Read<T> = (sql: string, params: Params) => Promise<T[]>;
 
 /**
  * The page's definitions, `select` evaluated over each (alias d) and read by `read`, and the total that matched.
  * Order: by Timestamp ascending (unique, like a rowversion), so a client pages by passing the last
  * Timestamp it saw as modifiedAfterTimestamp; with stringIds, in the order the ids were given.
  */
-function selectPage<T>(f: DefinitionFilter, p: Plan, select: string, read: Read<T>, store: FixtureStore): DefinitionPage<T> {
+async function selectPage<T>(f: DefinitionFilter, p: Plan, select: string, read: Read<T>, store: FixtureStore, run: Run): Promise<DefinitionPage<T>> {
   const params = { ...p.params };
   if (f.stringIds) {
     params.ids = JSON.stringify(f.stringIds);
     const sql = `SELECT ${select} FROM json_each(@ids) j JOIN agco_definitions d ON d.id = j.value ORDER BY j.key`;
-    const entities = read(sql, params);
+    const entities = await read(sql, params);
     return { entities, total: entities.length };
   }
   params.limit = f.limit;
   // The page is picked first, so what `select` builds is built only for the rows that are returned.
   const pageSql = `SELECT ${select} FROM (SELECT d.rowid AS rid FROM agco_definitions d ${p.filter} ORDER BY d.ts LIMIT @limit) p
     JOIN agco_definitions d ON d.rowid = p.rid ORDER BY d.ts`;
-  const entities = read(pageSql, params);
+  const entities = await read(pageSql, params);
   if (entities.length < f.limit) return { entities, total: entities.length };
   const countParams = { ...p.params };
   if (!f.stringText) delete countParams.languageIds;
-  const total = countDefinitions(store, `SELECT count(*) FROM agco_definitions d ${p.filter}`, countParams);
+  const total = await countDefinitions(store, run, `SELECT count(*) FROM agco_definitions d ${p.filter}`, countParams);
   return { entities, total };
 }
 
 /** The page with one JSON object text per definition, built by SQLite, translations included. */
-export function findDefinitions(store: FixtureStore, f: DefinitionFilter): DefinitionPage<string> {
+export async function findDefinitions(store: FixtureStore, run: Run, f: DefinitionFilter): Promise<DefinitionPage<string>> {
   const p = plan(f);
   let select = DEFINITION_JSON;
   if (p.translations) {
@@ -117,18 +121,18 @@ export function findDefinitions(store: FixtureStore, f: DefinitionFilter): Defin
     select += `, 'Translations', json((SELECT json_group_array(json(${TRANSLATION_JSON}) ORDER BY t.language_id)
       FROM agco_translations t WHERE ${conditions.join(' AND ')}))`;
   }
-  const read: Read<string> = (sql, params) => store.prepare(sql).pluck().all(params) as string[];
-  return selectPage(f, p, `${select})`, read, store);
+  const read: Read<string> = async (sql, params) => (await run([{ op: 'pluckAll', sql, params }]))[0] as string[];
+  return selectPage(f, p, `${select})`, read, store, run);
 }
 
 type DefinitionRow = Omit<StringDefinition, 'DoNotTranslate'> & { rid: number; DoNotTranslate: number };
 type TranslationRow = StringTranslation & { rid: number };
 
 /** The same page as objects, for renderings other than JSON: the same rows, read as columns. */
-export function findDefinitionObjects(store: FixtureStore, f: DefinitionFilter): DefinitionPage<StringDefinition> {
+export async function findDefinitionObjects(store: FixtureStore, run: Run, f: DefinitionFilter): Promise<DefinitionPage<StringDefinition>> {
   const p = plan(f);
-  const read: Read<DefinitionRow> = (sql, params) => store.prepare(sql).all(params) as DefinitionRow[];
-  const page = selectPage(f, p, DEFINITION_COLUMNS, read, store);
+  const read: Read<DefinitionRow> = async (sql, params) => (await run([{ op: 'all', sql, params }]))[0] as DefinitionRow[];
+  const page = await selectPage(f, p, DEFINITION_COLUMNS, read, store, run);
   const byRowid = new Map<number, StringDefinition>();
   const entities = page.entities.map(({ rid, DoNotTranslate, ...d }) => {
     const entity: StringDefinition = { ...d, DoNotTranslate: DoNotTranslate === 1 };
@@ -143,19 +147,19 @@ export function findDefinitionObjects(store: FixtureStore, f: DefinitionFilter):
       d.id AS StringId, t.value AS StringValue, t.ts_b64 AS Timestamp
       FROM agco_translations t JOIN agco_definitions d ON d.rowid = t.def_rowid
       WHERE ${conditions.join(' AND ')} ORDER BY t.def_rowid, t.language_id`;
-    const rows = store.prepare(sql).all(params) as TranslationRow[];
+    const rows = (await run([{ op: 'all', sql, params }]))[0] as TranslationRow[];
     for (const { rid, ...t } of rows) byRowid.get(rid)!.Translations!.push(t);
   }
   return { entities, total: page.total };
 }
 
 // Counting scans every match while a page stops after `limit` rows; the data is read-only, so counts are kept.
-function countDefinitions(store: FixtureStore, sql: string, params: Params): number {
+async function countDefinitions(store: FixtureStore, run: Run, sql: string, params: Params): Promise<number> {
   const cache = store.lru<number>('agco:counts', () => ({ max: 2000 }));
   const key = `${sql}\0${JSON.stringify(params, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
   let total = cache.get(key);
   if (total === undefined) {
-    total = store.prepare(sql).pluck().get(params) as number;
+    total = (await run([{ op: 'pluckGet', sql, params }]))[0] as number;
     cache.set(key, total);
   }
   return total;

@@ -3,10 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { AreaPluginOptions } from '../types.js';
-import { sendApiError, unauthorized } from './errors.js';
+import { searchBusy, searchTooLong, sendApiError, unauthorized } from './errors.js';
 import { bindQuery, parseFilter, type DefinitionFilter } from './filters.js';
-import { findDefinitionObjects, findDefinitions } from './queries.js';
-import { isXml, mediaTypeOf, pagedResponseXml, sendAs, type MediaType } from './representation.js';
+import { findDefinitionObjects, findDefinitions, type Run } from './queries.js';
+import { WorkBudgetError } from '../../platform/query-pool.js';
+import { isXml, mediaTypeOf, pagedResponseXmlInSlices, sendAs, type MediaType } from './representation.js';
 import { ApiErrorSchema, HeadersSchema, PagedResponseSchema, QuerySchema } from './schemas.js';
 
 export const OPERATION_ID = 'StringDefinitions_GetDefinitions';
@@ -24,18 +25,27 @@ const inAllFormats = <T>(schema: T, description: string) => ({
 export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
   const tokens = new Set(opts.config.agcoTokens);
 
-  const render = (store: FixtureStore, filter: DefinitionFilter, type: MediaType): string => {
+  const render = async (store: FixtureStore, filter: DefinitionFilter, type: MediaType): Promise<string> => {
     // Fixture data is read-only, so a rendered page stays right as long as its store; clients poll the same queries.
     const pages = store.lru<string>('agco:pages', () => ({ max: 500, maxSize: 16 * 1024 * 1024, sizeCalculation: (body) => body.length || 1 }));
     const key = `${type} ${JSON.stringify(filter, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
     let body = pages.get(key);
     if (body === undefined) {
+      // Text searches and their counts scan; they run in the query pool under the work budget.
+      const run: Run = async (steps) => {
+        try {
+          return await app.queryPool.run(store, steps, opts.config.queryTimeout);
+        } catch (err) {
+          if (err instanceof WorkBudgetError) throw err.started ? searchTooLong(err.budgetMs) : searchBusy(err.budgetMs);
+          throw err;
+        }
+      };
       if (isXml(type)) {
-        const page = findDefinitionObjects(store, filter);
+        const page = await findDefinitionObjects(store, run, filter);
         const metadata = { TotalCount: page.total, Limit: filter.limit, Offset: 0 };
-        body = pagedResponseXml({ Entities: page.entities, Metadata: metadata });
+        body = await pagedResponseXmlInSlices({ Entities: page.entities, Metadata: metadata });
       } else {
-        const page = findDefinitions(store, filter);
+        const page = await findDefinitions(store, run, filter);
         const metadata = `{"TotalCount":${page.total},"Limit":${filter.limit},"Offset":0}`;
         body = `{"Entities":[${page.entities.join(',')}],"Metadata":${metadata}}`;
       }
@@ -77,7 +87,7 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
   });
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const type = mediaTypeOf(request);
-    return sendAs(reply, type, 200, render(request.store, parseFilter(bindQuery(request.query as Record<string, string | string[]>)), type));
+    return sendAs(reply, type, 200, await render(request.store, parseFilter(bindQuery(request.query as Record<string, string | string[]>)), type));
   };
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   typed.get('/api/v2/StringDefinitions', options(false), handler);

@@ -54,3 +54,14 @@ export const notImported = (distributionId: string): DkanError =>
 
 /** MySQL's unknown-column error as DKAN sanitises it (AbstractDatabaseTable::sanitizedErrorMessage). */
 export const columnNotFound = (): DkanError => badRequest('Column not found.');
+
+/**
+ * A query over mockyard's work budget (--query-timeout). DKAN answers a query its database fails with
+ * JsonResponseTrait's 400; a query that ran out of time is the client's to narrow.
+ */
+export const queryTooLong = (budgetMs: number): DkanError =>
+  badRequest(`The query ran longer than ${budgetMs} ms and was stopped. Narrow its conditions, match fewer words or columns, or page with a smaller offset.`);
+
+/** Every query worker stayed busy for the whole budget: the server's state, not the query's, so a 503 to retry. */
+export const queryBusy = (budgetMs: number): DkanError =>
+  new DkanError(503, { message: `The datastore is busy: no query could start within ${budgetMs} ms. Try again.`, status: 503, timestamp: phpTimestamp() });

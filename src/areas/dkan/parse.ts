@@ -14,6 +14,9 @@ export type Aggregate = (typeof AGGREGATES)[number];
 /** DKAN's SelectFactory::safeJoinOperator, as far as query.json's operator enum lets values through. */
 const JOIN_OPERATORS = ['=', '<>', '<', '<=', '>', '>='];
 
+/** Operators whose value is a text pattern, never a column. */
+const PATTERN_OPERATORS: ReadonlySet<Operator> = new Set(['like', 'contains', 'starts with']);
+
 /** Documented bounds: larger queries are refused with a 400 before any SQL is built. */
 export const LIMITS = {
   groupDepth: 5,
@@ -295,6 +298,10 @@ class Reader {
       return list;
     }
     if (isScalar(raw)) return raw;
+    if (isPlainObject(raw) && raw.property !== undefined && PATTERN_OPERATORS.has(operator)) {
+      // A pattern is text; a column there would be compared as the text "[object Object]".
+      throw schemaError('type', pointer, `The operator "${operator}" needs a text pattern; a column reference cannot be used as its value.`);
+    }
     if (isPlainObject(raw) && raw.property !== undefined && operator !== 'match') {
       const alias = this.resourceAlias(last(raw.resource), `${pointer}/resource`);
       return this.column(alias, checkPattern(last(raw.property), `${pointer}/property`));

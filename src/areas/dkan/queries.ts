@@ -3,8 +3,10 @@ import { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.js';
 import type { FixtureStore } from '../../platform/fixture-store.js';
+import { WorkBudgetError, type QueryPool, type Step } from '../../platform/query-pool.js';
+import { queryBusy, queryTooLong } from './errors.js';
 import type { DkanQuery } from './parse.js';
-import { lookupsOn, rankedPage, rankedResource, unsupported, type RankedPage } from './ranked.js';
+import { rankedPage, rankedResource, unsupported, type DictLookup, type RankedPage } from './ranked.js';
 import { csvHeader, csvLine, planQuery, schemaJson, type Plan } from './sql.js';
 
 export type { Plan } from './sql.js';
@@ -48,17 +50,32 @@ export function cachedAnswer(store: FixtureStore, config: Config, url: string): 
   return cachesOf(store, config).responses?.get(`u:${url}`);
 }
 
+/** Runs SQL steps off the event loop (query-pool.ts) under the work budget, answered in DKAN's shape past it. */
+type Run = (steps: Step[]) => Promise<unknown[]>;
+
+function runner(pool: QueryPool, store: FixtureStore, config: Config): Run {
+  return async (steps) => {
+    try {
+      return await pool.run(store, steps, config.queryTimeout);
+    } catch (err) {
+      if (err instanceof WorkBudgetError) throw err.started ? queryTooLong(err.budgetMs) : queryBusy(err.budgetMs);
+      throw err;
+    }
+  };
+}
+
 /**
  * The answer to a checked query. `url` (GET only) also keys the cache, so a repeated request skips parsing;
  * the echo is the query as sent with the resources filled in, so it identifies the answer.
  */
-export function runQuery(store: FixtureStore, config: Config, q: DkanQuery, url: string | null): Answer {
+export async function runQuery(pool: QueryPool, store: FixtureStore, config: Config, q: DkanQuery, url: string | null): Promise<Answer> {
   const caches = cachesOf(store, config);
   const echo = JSON.stringify(q.echo);
   const key = `q:${echo}`;
   let answer = caches.responses?.get(key);
   if (!answer) {
-    answer = q.sources.length === 0 ? emptyAnswer(q, echo) : q.format === 'csv' ? csvAnswer(store, config, q) : jsonAnswer(store, caches, q, echo);
+    const run = runner(pool, store, config);
+    answer = q.sources.length === 0 ? emptyAnswer(q, echo) : q.format === 'csv' ? await csvAnswer(run, config, store, q) : await jsonAnswer(run, store, caches, q, echo);
     caches.responses?.set(key, answer);
   }
   if (url !== null) caches.responses?.set(`u:${url}`, answer);
@@ -66,7 +83,7 @@ export function runQuery(store: FixtureStore, config: Config, q: DkanQuery, url:
 }
 
 /** The download routes: the header row, then every row in pages (QueryDownloadController). */
-export function downloadQuery(store: FixtureStore, config: Config, q: DkanQuery): StreamAnswer {
+export function downloadQuery(pool: QueryPool, store: FixtureStore, config: Config, q: DkanQuery): StreamAnswer {
   const headers = { ...CSV_HEADERS, 'x-accel-buffering': 'no', 'cache-control': 'max-age=3600, public' };
   if (q.sources.length === 0 || !q.schema) {
     // getHeaderRow needs the schema; DKAN writes its exception message as the only CSV row.
@@ -75,16 +92,17 @@ export function downloadQuery(store: FixtureStore, config: Config, q: DkanQuery)
   // Large pages: a sorted query sorts the table once per page.
   const batch = 20_000;
   const plan = planQuery({ ...q, format: 'csv', limit: batch });
-  const statement = store.prepare(plan.rowsSql).raw(true);
+  const run = runner(pool, store, config);
   const fixed = plan.rowsParams.slice(0, -2);
   const header = csvLine(csvHeader(q, config.dkanCsvHeaders));
   const end = q.limit === null ? Infinity : q.offset + q.limit;
-  // Pages of rows, each read by its own statement run: an open SQLite cursor would block the connection
-  // for every other request while the client reads, and a million-row download never sits in memory.
-  function* pages(): Generator<string> {
+  // Pages of rows, each read by its own statement run in the query pool: an open SQLite cursor would block
+  // the connection for every other request while the client reads, and a million-row download never sits
+  // in memory.
+  async function* pages(): AsyncGenerator<string> {
     yield header;
     for (let offset = q.offset; offset < end; offset += batch) {
-      const rows = statement.all([...fixed, Math.min(batch, end - offset), offset]) as unknown[][];
+      const [rows] = (await run([{ op: 'rawAll', sql: plan.rowsSql, params: [...fixed, Math.min(batch, end - offset), offset] }])) as [unknown[][]];
       if (rows.length > 0) yield rows.map(csvLine).join('');
       if (rows.length < batch) return;
     }
@@ -92,33 +110,36 @@ export function downloadQuery(store: FixtureStore, config: Config, q: DkanQuery)
   return { contentType: CSV_TYPE, headers, body: Readable.from(pages()) };
 }
 
-function countOf(store: FixtureStore, caches: Caches, plan: Plan): number {
-  const key = `${plan.countSql}\0${JSON.stringify(plan.countParams)}`;
-  let n = caches.counts.get(key);
-  if (n === undefined) {
-    n = store.prepare(plan.countSql).pluck(true).get(plan.countParams) as number;
-    caches.counts.set(key, n);
-  }
-  return n;
-}
+const countKey = (plan: Plan) => `${plan.countSql}\0${JSON.stringify(plan.countParams)}`;
 
 /**
  * The filtered, sorted page and count from the rank arrays (ranked.ts), when the query is one the rank
  * path answers exactly; null sends it to the plain SQL.
  */
-function rankedAnswer(store: FixtureStore, q: DkanQuery): RankedPage | null {
+async function rankedAnswer(run: Run, store: FixtureStore, q: DkanQuery): Promise<RankedPage | null> {
   if (q.sources.length !== 1) return null;
   const ranked = rankedResource(store, q.sources[0]!.resource);
   if (!ranked || unsupported(q, ranked) !== null) return null;
-  return rankedPage(ranked, q, lookupsOn(store));
+  // Dictionary lookups are SQL like any other (a pattern reads every distinct value): they run in the pool.
+  const lookups = (list: DictLookup[]) => run(list.map((l) => ({ op: l.kind === 'first' ? 'pluckGet' : 'pluckAll', sql: l.sql, params: l.params })));
+  return rankedPage(ranked, q, lookups);
 }
 
-function jsonAnswer(store: FixtureStore, caches: Caches, q: DkanQuery, echo: string): Answer {
-  const page = rankedAnswer(store, q);
+async function jsonAnswer(run: Run, store: FixtureStore, caches: Caches, q: DkanQuery, echo: string): Promise<Answer> {
+  const page = await rankedAnswer(run, store, q);
   const plan = planQuery(q, page?.rows);
+  const steps: Step[] = [];
+  if (q.results) steps.push({ op: 'pluckGet', sql: plan.rowsSql, params: plan.rowsParams });
+  let count = page?.count ?? (q.count ? caches.counts.get(countKey(plan)) : undefined);
+  if (q.count && count === undefined) steps.push({ op: 'pluckGet', sql: plan.countSql, params: plan.countParams });
+  const out = steps.length > 0 ? await run(steps) : [];
+  if (q.count && count === undefined) {
+    count = out[out.length - 1] as number;
+    caches.counts.set(countKey(plan), count);
+  }
   let body = '{';
-  if (q.results) body += `"results":${store.prepare(plan.rowsSql).pluck(true).get(plan.rowsParams) as string},`;
-  if (q.count) body += `"count":${page ? page.count : countOf(store, caches, plan)},`;
+  if (q.results) body += `"results":${out[0] as string},`;
+  if (q.count) body += `"count":${count},`;
   if (q.schema) {
     const key = `${q.sources.map((s) => s.resource.distributionId).join('\0')}\0${q.rowIds}`;
     let schema = caches.schemas.get(key);
@@ -140,9 +161,10 @@ function emptyAnswer(q: DkanQuery, echo: string): Answer {
 }
 
 /** QueryController's CSV: header and rows of the page; no rows give an empty body (CSVResponse of []). */
-function csvAnswer(store: FixtureStore, config: Config, q: DkanQuery): Answer {
-  const plan = planQuery(q, q.results ? rankedAnswer(store, q)?.rows : undefined);
-  const rows = q.results ? (store.prepare(plan.rowsSql).raw(true).all(plan.rowsParams) as unknown[][]) : [];
+async function csvAnswer(run: Run, config: Config, store: FixtureStore, q: DkanQuery): Promise<Answer> {
+  const page = q.results ? await rankedAnswer(run, store, q) : null;
+  const plan = planQuery(q, page?.rows);
+  const rows = q.results ? ((await run([{ op: 'rawAll', sql: plan.rowsSql, params: plan.rowsParams }]))[0] as unknown[][]) : [];
   if (rows.length === 0) return { contentType: CSV_TYPE, body: Buffer.alloc(0), headers: CSV_HEADERS };
   const header = csvHeader(q, config.dkanCsvHeaders);
   return { contentType: CSV_TYPE, body: Buffer.from([header, ...rows].map(csvLine).join('')), headers: CSV_HEADERS };

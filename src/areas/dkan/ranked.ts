@@ -95,7 +95,7 @@ export interface DictLookup {
 }
 
 /** Runs lookups in order and gives their results in the same order (on this thread or on a worker). */
-export type LookupRunner = (lookups: DictLookup[]) => unknown[];
+export type LookupRunner = (lookups: DictLookup[]) => Promise<unknown[]>;
 
 /**
  * Finds which ranks of a column each condition matches, by the condition's own SQL on the column's
@@ -178,12 +178,6 @@ class Planner {
   }
 }
 
-/** Runs dictionary lookups on the store's own connection. */
-export function lookupsOn(store: FixtureStore): LookupRunner {
-  return (lookups) =>
-    lookups.map((l) => (l.kind === 'first' ? store.prepare(l.sql).pluck(true).get(l.params) : store.prepare(l.sql).pluck(true).all(l.params)));
-}
-
 interface Key {
   /** null: record_number itself. */
   col: RankedColumn | null;
@@ -247,12 +241,12 @@ export interface RankedPage {
 }
 
 /** The page and the count of a query the rank path supports (see `unsupported`). */
-export function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: LookupRunner): RankedPage {
+export async function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: LookupRunner): Promise<RankedPage> {
   let pass: RowTest = () => true;
   if (q.where.length > 0) {
     const planner = new Planner(ranked);
     const build = planner.plan(q.where, 'and');
-    pass = build(runLookups(planner.lookups));
+    pass = build(await runLookups(planner.lookups));
   }
   const keys: Key[] = q.sorts.map((s) => {
     const col = sortColumn(q, s.target)!;

@@ -115,10 +115,10 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
           if (hit) return send(reply, hit);
         }
         const q = read(request, resolve(store, request.params as Record<string, string>), download);
-        if (!download) return send(reply, runQuery(store, config, q, cacheable ? request.url : null));
+        if (!download) return send(reply, await runQuery(app.queryPool, store, config, q, cacheable ? request.url : null));
         // QueryDownloadController::formatResponse streams CSV only.
         if (q.format !== 'csv') throw badRequest('Streaming not currently available for JSON responses');
-        return send(reply, downloadQuery(store, config, q));
+        return send(reply, downloadQuery(app.queryPool, store, config, q));
       },
     });
   };

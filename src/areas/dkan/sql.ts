@@ -1,6 +1,6 @@
 // The checked query model -> SQL on the resources' tables (with bound values), the CSV header and the `schema` key.
 // Building only: nothing here runs a statement, so execution can move elsewhere without touching this.
-import { displaySql, MAX_JSON_ARGS, ROW_JSON_COLUMN, rowJsonSql } from '../../../fixtures/dkan/layout.js';
+import { displaySql, ftsTableOf, MAX_JSON_ARGS, ROW_JSON_COLUMN, rowJsonSql } from '../../../fixtures/dkan/layout.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
 import { MATCH_TERM, type ColumnRef, type Condition, type ConditionGroup, type DkanQuery, type Expr, type Output, type Scalar, type Target } from './parse.js';
 
@@ -113,28 +113,48 @@ class SqlBuilder {
     }
   }
 
-  /** MySQL boolean-mode fulltext, approximated: +term required, -term excluded, other terms any-of; substring match. */
+  /**
+   * MySQL boolean-mode fulltext, approximated as a substring search: +term required, -term excluded, other
+   * terms any-of. On text columns of one resource, terms of 3 or more characters use the resource's trigram
+   * index (built with the fixtures), one lookup per kind whatever the number of words and columns; shorter
+   * terms, which a trigram index cannot find, and number or date columns compare with LIKE.
+   */
   match(c: Condition): string {
     const refs = c.refs ?? [c.ref];
+    const source = refs[0]!.source;
+    const positions = refs.map((r) => r.source.resource.columns.indexOf(r.column));
+    const indexable = refs.every((r, k) => r.source === source && r.column.type === 'text' && positions[k]! >= 0);
     const terms = String(c.value ?? '').match(MATCH_TERM) ?? [];
-    const required: string[] = [];
-    const excluded: string[] = [];
-    const optional: string[] = [];
-    const sql = `(${refs.map((ref) => `${this.patternTarget(ref)} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
+    const kinds = { '+': { long: [] as string[], short: [] as string[] }, '-': { long: [] as string[], short: [] as string[] }, '': { long: [] as string[], short: [] as string[] } };
     for (const raw of terms) {
       const sign = raw[0] === '+' || raw[0] === '-' ? raw[0] : '';
       const word = raw.slice(sign ? 1 : 0).replace(/^"|"$/g, '').replace(/\*$/, '');
       if (word === '') continue;
-      (sign === '+' ? required : sign === '-' ? excluded : optional).push(`%${escapeLike(word)}%`);
+      (indexable && [...word].length >= 3 ? kinds[sign].long : kinds[sign].short).push(word);
     }
-    // Parameters are bound in the order their placeholders appear: required, excluded, then optional terms.
-    const parts = [...required.map(() => sql), ...excluded.map(() => `NOT ${sql}`)];
-    const bound = [...required, ...excluded];
-    if (optional.length > 0 && required.length === 0) {
-      parts.push(`(${optional.map(() => sql).join(' OR ')})`);
-      bound.push(...optional);
+    const fts = ftsTableOf(source.resource.table);
+    const filter = `{${[...new Set(positions)].map((i) => `c${i}`).join(' ')}}`;
+    const phrase = (w: string) => `"${w.replace(/"/g, '""')}"`;
+    const indexed = (words: string[], joiner: 'AND' | 'OR') => {
+      this.params.push(`${filter} : (${words.map(phrase).join(` ${joiner} `)})`);
+      return `${source.sql}.record_number IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?)`;
+    };
+    const like = (word: string) => {
+      for (let i = 0; i < refs.length; i++) this.params.push(`%${escapeLike(word)}%`);
+      return `(${refs.map((ref) => `${this.patternTarget(ref)} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
+    };
+    // Parameters are pushed in the order their placeholders appear.
+    const parts: string[] = [];
+    if (kinds['+'].long.length > 0) parts.push(indexed(kinds['+'].long, 'AND'));
+    for (const w of kinds['+'].short) parts.push(like(w));
+    if (kinds['-'].long.length > 0) parts.push(`NOT ${indexed(kinds['-'].long, 'OR')}`);
+    for (const w of kinds['-'].short) parts.push(`NOT ${like(w)}`);
+    if (kinds['+'].long.length + kinds['+'].short.length === 0) {
+      const any: string[] = [];
+      if (kinds[''].long.length > 0) any.push(indexed(kinds[''].long, 'OR'));
+      for (const w of kinds[''].short) any.push(like(w));
+      if (any.length > 0) parts.push(`(${any.join(' OR ')})`);
     }
-    for (const pattern of bound) for (let i = 0; i < refs.length; i++) this.params.push(pattern);
     return parts.length === 0 ? '1' : `(${parts.join(' AND ')})`;
   }
 }

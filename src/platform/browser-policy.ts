@@ -1,0 +1,66 @@
+// What a web page on another site may do with mockyard: CORS per route family, and no state change from a form.
+import { HINT_HEADER } from './hints.js';
+import type { FastifyCorsOptions } from '@fastify/cors';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+type AnyFastify = Pick<FastifyInstance, 'addHook'>;
+import type { Config } from '../config.js';
+
+export const ADMIN_PREFIX = '/__mockyard';
+/** A header a page can only send cross-site after a CORS preflight, which admin routes refuse to foreign origins. */
+export const ADMIN_HEADER = 'x-mockyard-admin';
+
+const EXPOSED_HEADERS = [
+  'Content-Range', 'Content-Length', 'ETag', 'Last-Modified', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining',
+  'RateLimit-Reset-Time', 'Preference-Applied', 'Mockyard-Error', HINT_HEADER,
+];
+
+const isAdmin = (url: string): boolean => url === ADMIN_PREFIX || url.startsWith(`${ADMIN_PREFIX}/`) || url.startsWith(`${ADMIN_PREFIX}?`);
+
+/**
+ * CORS as @fastify/cors options per request:
+ * - area routes: an origin on --cors-origins, or any origin with `*`, is reflected with credentials, as
+ *   a front end under development needs; `null` (sandboxed frames, file: pages) is never reflected and
+ *   gets a literal `*` without credentials under `*`, so it can read mock data but never with cookies.
+ * - admin routes (/__mockyard/*: journal, reset, catalog, health): only origins listed by name on
+ *   --cors-origins; `*` does not open them, and a refused preflight stops a cross-site state change.
+ * Requests without Origin (servers, curl) get no CORS headers at all.
+ */
+export function corsDelegator(config: Config) {
+  const anyOrigin = config.corsOrigins.includes('*');
+  const listed = new Set(config.corsOrigins.filter((o) => o !== '*'));
+  const base = { exposedHeaders: EXPOSED_HEADERS, hook: 'onRequest' } as const;
+  const none: FastifyCorsOptions = { ...base, origin: false };
+  const reflect: FastifyCorsOptions = { ...base, origin: true, credentials: true };
+  const star: FastifyCorsOptions = { ...base, origin: '*', credentials: false };
+  return (request: FastifyRequest, callback: (err: Error | null, options: FastifyCorsOptions) => void): void => {
+    const origin = request.headers.origin;
+    if (!origin) return callback(null, none);
+    if (listed.has(origin)) return callback(null, reflect);
+    if (isAdmin(request.url) || !anyOrigin) return callback(null, none);
+    callback(null, origin === 'null' ? star : reflect);
+  };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * State-changing admin requests need a JSON body (Content-Type: application/json) or a custom header
+ * (X-Mockyard-Admin, or the Authorization that --admin-token asks for). Each needs a preflight from a
+ * browser, so an HTML form or a no-cors fetch on another site cannot reset or clear anything: its
+ * text/plain or form body, or none, is refused.
+ */
+export function installAdminGuard(app: AnyFastify): void {
+  // After onRequest, so a missing admin token is still a 401 and an unknown route still a 404.
+  app.addHook('preValidation', (request, reply, done) => {
+    if (SAFE_METHODS.has(request.method) || !isAdmin(request.url) || request.routeOptions.url === undefined) return done();
+    const type = request.headers['content-type'];
+    const json = typeof type === 'string' && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type);
+    if (json || request.headers[ADMIN_HEADER] !== undefined || request.headers.authorization !== undefined) return done();
+    reply.code(403).send({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: `State-changing admin requests need a JSON body (Content-Type: application/json) or an ${ADMIN_HEADER} header, so that a form on a web page cannot send them.`,
+    });
+  });
+}
