@@ -7,6 +7,7 @@ import type { AreaDefinition } from './areas/types.js';
 import type { Config } from './config.js';
 import { installRootErrorHandling } from './platform/errors.js';
 import { storePlugin, type Stores } from './platform/stores.js';
+import { Scenarios, rewriteScenarioPrefix, scenarioPlugin } from './platform/scenarios.js';
 import { areaScope } from './platform/area-errors.js';
 import { mockyardRoutes } from './platform/mockyard-routes.js';
 import { openapiPlugin } from './platform/openapi.js';
@@ -23,6 +24,8 @@ export interface BuildAppOptions {
   areas?: readonly AreaDefinition[];
   /** Journal and fault draws shared by several apps (the shared port and --area-ports). Default: a new one. */
   runtime?: Runtime;
+  /** Scenarios shared by several apps (the shared port and --area-ports). Default: a new, empty set. */
+  scenarios?: Scenarios;
 }
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
@@ -48,12 +51,27 @@ export async function buildApp(config: Config, stores: Stores, options: BuildApp
     return503OnClosing: true,
     // One line per request at info would drown a CI log; the journal and debug level have them.
     logController: new LogController({ disableRequestLogging: true }),
+    // /scenarios/{name}/<area>/... is routed as /<area>/... in that scenario.
+    rewriteUrl: rewriteScenarioPrefix,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Platform decorations first, in one place: every plugin below may rely on them.
   app.decorate('config', config);
-  app.decorate('runtime', options.runtime ?? new Runtime(config));
+  const runtime = options.runtime ?? new Runtime(config);
+  app.decorate('runtime', runtime);
   await app.register(storePlugin, { stores });
+  let scenarios = options.scenarios;
+  if (!scenarios) {
+    // This app owns its scenarios: reset removes them, closing the app closes their stores.
+    const own = new Scenarios(config.scenario);
+    const unsubscribe = runtime.onReset(() => own.clear());
+    app.addHook('onClose', async () => {
+      unsubscribe();
+      own.close();
+    });
+    scenarios = own;
+  }
+  await app.register(scenarioPlugin, { scenarios, areaOf });
 
   if (config.logLevel === 'debug' || config.logLevel === 'trace') {
     app.addHook('onResponse', async (request, reply) => {

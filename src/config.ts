@@ -30,6 +30,8 @@ export interface Config {
   dkanCsvDir: string | null;
   dkanMaxLimit: number;
   dkanCacheSize: number;
+  scenariosDir: string | null;
+  scenario: string | null;
 }
 
 export type ConfigInput = { [K in keyof Config]?: Config[K] | string };
@@ -253,6 +255,19 @@ export const OPTIONS = [
     key: 'dkanCacheSize', flag: '--dkan-cache-size <n>', env: 'MOCKYARD_DKAN_CACHE_SIZE', default: 500,
     description: 'How many DKAN answers are kept for repeated identical queries; 0 turns the cache off.',
     ...wholeNumber('dkan cache size', 0, 100_000),
+  }),
+  option({
+    key: 'scenariosDir', flag: '--scenarios-dir <dir>', env: 'MOCKYARD_SCENARIOS_DIR', default: null, shown: 'unset',
+    description: 'Load every <dir>/{name}.json as scenario {name} at start-up; with --watch, reload a file when it changes.',
+    ...orOff(folder('scenarios dir'), ['']),
+  }),
+  option({
+    key: 'scenario', flag: '--scenario <name>', env: 'MOCKYARD_SCENARIO', default: null, shown: 'unset',
+    description: 'The scenario of requests that name none (no Mockyard-Scenario header, no /scenarios/{name} prefix).',
+    ...orOff(text('scenario', (raw) => {
+      if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) throw new ConfigError(`scenario must be a name of 1 to 64 characters [A-Za-z0-9._-], got "${raw}"`);
+      return raw;
+    }), ['']),
   }),
 ];
 
