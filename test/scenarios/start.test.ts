@@ -99,9 +99,9 @@ describe('the README example', () => {
       expect(res.status, await res.clone().text()).toBe(201);
       const appcenter = `${server.url}/scenarios/three-releases/appcenter`;
       const all = await fetch(`${appcenter}/v0.1/apps/owner/Shop/releases`, { headers: { 'X-API-Token': 'owner-token' } });
-      expect((await all.json()).map((r: { id: number }) => r.id)).toEqual([3, 2, 1]);
+      expect(((await all.json()) as { id: number }[]).map((r) => r.id)).toEqual([3, 2, 1]);
       const tester = await fetch(`${appcenter}/v0.1/apps/owner/Shop/releases?published_only=true&scope=tester`, { headers: { 'X-API-Token': 'tina-token' } });
-      expect((await tester.json()).map((r: { short_version: string }) => r.short_version)).toEqual(['1.1.0', '1.0.0']);
+      expect(((await tester.json()) as { short_version: string }[]).map((r) => r.short_version)).toEqual(['1.1.0', '1.0.0']);
     } finally {
       await server.close();
     }
