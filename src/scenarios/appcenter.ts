@@ -55,7 +55,8 @@ export function appcenterRecords(body: Body): { records: AppcenterRecords; count
       if (groupIndex.has(g.name)) throw new ScenarioError(pointer(appAt, 'groups', i, 'name'), `group "${g.name}" is listed twice`);
       (g.members ?? []).forEach((m, j) => needUser(m, pointer(appAt, 'groups', i, 'members', j)));
       groupIndex.set(g.name, groups.length);
-      const group = { id: g.id ?? stableUuid(`group:${app.owner}/${app.name}/${g.name}`), name: g.name, deleted: g.deleted === true, members: [...(g.members ?? [])] };
+      // The id may also come from a pasted release's distribution_groups entry; one is made up only when none is given.
+      const group = { id: g.id ?? '', name: g.name, deleted: g.deleted === true, members: [...(g.members ?? [])] };
       groups.push(group);
       groupsByPath.set(`${app.owner}/${app.name}/${g.name}`, group);
     });
@@ -71,8 +72,10 @@ export function appcenterRecords(body: Body): { records: AppcenterRecords; count
       const releaseGroups = (r.distribution_groups ?? []).map((ref, j) => {
         const index = groupIndex.get(ref.name);
         if (index === undefined) throw new ScenarioError(pointer(rAt, 'distribution_groups', j, 'name'), `"${ref.name}" is not one of the groups of ${app.owner}/${app.name}`);
-        if (ref.id !== undefined && ref.id !== groups[index]!.id) {
-          throw new ScenarioError(pointer(rAt, 'distribution_groups', j, 'id'), `group "${ref.name}" has id ${groups[index]!.id}`);
+        const group = groups[index]!;
+        if (ref.id !== undefined && group.id === '') group.id = ref.id;
+        else if (ref.id !== undefined && ref.id !== group.id) {
+          throw new ScenarioError(pointer(rAt, 'distribution_groups', j, 'id'), `group "${ref.name}" has id ${group.id} (given on the group or an earlier release)`);
         }
         return index;
       });
@@ -100,6 +103,7 @@ export function appcenterRecords(body: Body): { records: AppcenterRecords; count
         stores: releaseStores.filter((s, j) => releaseStores.findIndex((o) => o.index === s.index) === j).sort((x, y) => x.index - y.index),
       };
     });
+    for (const g of groups) if (g.id === '') g.id = stableUuid(`group:${app.owner}/${app.name}/${g.name}`);
     const os = app.os ?? (app.releases?.some((r) => r.file_extension === 'ipa') ? 'iOS' : 'Android');
     apps.push({ owner: app.owner, name: app.name, os, groups, stores, releases });
   });

@@ -93,7 +93,7 @@ export function buildScenario(name: string, input: unknown): BuiltScenario {
       counts.marketcheck = marketcheck.counts;
     }
     if (archive) {
-      loadArchive(db, path.join(filesDir, 'archive'), archive.records);
+      loadArchive(db, path.join(filesDir, 'archive'), archive.records, { bytesInDb: true });
       counts.archive = archive.counts;
     }
     if (dkan) {
