@@ -91,7 +91,7 @@ export async function scenarioRoutes(app: FastifyInstance, opts: { security?: { 
       } catch (err) {
         if (!(err instanceof ScenarioError)) throw err;
         const error = err.statusCode === 409 ? 'Conflict' : err.statusCode === 413 ? 'Payload Too Large' : 'Bad Request';
-        return reply.code(err.statusCode as 400 | 409 | 413).send({ statusCode: err.statusCode, error, message: err.message, pointer: err.pointer });
+        return reply.code(err.statusCode as 400 | 409 | 413).send({ statusCode: err.statusCode, error, message: err.message, ...(err.pointer === null ? {} : { pointer: err.pointer }) });
       }
     },
   );

@@ -53,10 +53,10 @@ export class Scenarios {
 
   /** Creates or replaces a scenario; a ScenarioError (nothing stored) when the name or body is not usable. */
   put(name: string, body: unknown): { scenario: Scenario; replaced: boolean } {
-    if (!SCENARIO_NAME.test(name)) throw new ScenarioError('', `the scenario name "${name}" must match [A-Za-z0-9._-]{1,64}`);
+    if (!SCENARIO_NAME.test(name)) throw new ScenarioError(null, `The scenario name "${name}" must match [A-Za-z0-9._-]{1,64}.`);
     const old = this.#byName.get(name);
     if (!old && this.#byName.size >= SCENARIO_LIMITS.scenarios) {
-      throw new ScenarioError('', `mockyard holds at most ${SCENARIO_LIMITS.scenarios} scenarios; remove one first`, 409);
+      throw new ScenarioError(null, `mockyard holds at most ${SCENARIO_LIMITS.scenarios} scenarios; remove one first (DELETE /__mockyard/scenarios/{name} or POST /__mockyard/reset).`, 409);
     }
     const built = buildScenario(name, body);
     const scenario: Scenario = { name, areas: built.areas, store: built.store, counts: built.counts };

@@ -2,13 +2,13 @@
 
 export class ScenarioError extends Error {
   constructor(
-    /** JSON pointer into the body (RFC 6901), '' for the whole body. */
-    readonly pointer: string,
+    /** JSON pointer into the body (RFC 6901), '' for the whole body; null when the problem is not in the body. */
+    readonly pointer: string | null,
     readonly problem: string,
     /** 400 for a bad body; 409/413 for a body past a documented limit. */
     readonly statusCode = 400,
   ) {
-    super(`Scenario body is not valid at ${pointer === '' ? '/' : pointer}: ${problem}`);
+    super(pointer === null ? problem : `Scenario body is not valid at ${pointer === '' ? '/' : pointer}: ${problem}`);
   }
 }
 
