@@ -33,6 +33,8 @@ export const summary = (s: Scenario): ScenarioSummary => ({ name: s.name, areas:
  */
 export class Scenarios {
   #byName = new Map<string, Scenario>();
+  /** What to do once a retired scenario's store is closed (remove its files). */
+  #storeCleanup = new WeakMap<FixtureStore, () => void>();
 
   constructor(
     /** The scenario of requests that name none (--scenario); it need not exist yet. */
@@ -85,8 +87,6 @@ export class Scenarios {
   close(): void {
     this.clear();
   }
-
-  #storeCleanup = new WeakMap<FixtureStore, () => void>();
 
   #retire(s: Scenario): void {
     s.store.retire(this.#storeCleanup.get(s.store));

@@ -18,7 +18,7 @@ const body = (variant: string, n: number) => ({
   dkan: { datasets: [{ id: 'same-id', resources: [{ rows: Array.from({ length: n }, (_, i) => ({ label: `${variant}${i}`, n: i })) }] }] },
 });
 
-const requests = [
+const requests: { url: string; headers: Record<string, string> }[] = [
   { url: '/appcenter/v0.1/apps/u/App/releases', headers: { 'x-api-token': 'u-token' } },
   { url: '/agco/api/v2/StringDefinitions?includeTranslations=true', headers: { authorization: 'Bearer t' } },
   { url: '/marketcheck/popular/cars?api_key=k&car_type=used&city_state=austin%7Ctx', headers: {} },
