@@ -4,6 +4,7 @@ import type { FixtureStore } from '../src/platform/fixture-store.js';
 import { dkanShapes, largestResource, sqlForRequest } from './dkan-shapes.js';
 import type { ProbeResult } from './dkan-probe.js';
 import type { LoadResult } from './lib.js';
+import { scenarioCreation, scenarioSpeed } from './scenarios.js';
 
 export interface BenchContext {
   dataDir: string;
@@ -173,6 +174,18 @@ export const workloads: Workload[] = [
       goal('1 GiB download >= 1 GB/s', gbps >= 1, `${gbps.toFixed(2)} GB/s`);
       goal('1 GiB download grows RSS by <= 30 MB', growth * 1.048576 <= 30, `${(growth * 1.048576).toFixed(1)} MB`);
     },
+  },
+  {
+    id: 'S-create',
+    title: 'Scenarios: creating one of 1,000 records per area',
+    paths: () => [],
+    custom: async (ctx, args) => scenarioCreation(ctx.url, args),
+  },
+  {
+    id: 'S-speed',
+    title: 'Scenarios: requests in a scenario vs the same requests on generated data',
+    paths: () => [],
+    custom: async (ctx, args) => scenarioSpeed(ctx.url, 3, 10, args),
   },
   {
     id: 'mixed',

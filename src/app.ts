@@ -7,6 +7,7 @@ import type { AreaDefinition } from './areas/types.js';
 import type { Config } from './config.js';
 import { installRootErrorHandling } from './platform/errors.js';
 import { storePlugin, type Stores } from './platform/stores.js';
+import { Scenarios, rewriteScenarioPrefix, scenarioPlugin } from './platform/scenarios.js';
 import { areaScope } from './platform/area-errors.js';
 import { mockyardRoutes } from './platform/mockyard-routes.js';
 import { openapiPlugin } from './platform/openapi.js';
@@ -15,7 +16,7 @@ import { controlsPlugin } from './platform/controls.js';
 import { Runtime } from './platform/runtime.js';
 import { QueryPool } from './platform/query-pool.js';
 import { lazyCompilersFactory } from './platform/lazy-compilers.js';
-import { corsDelegator, installAdminGuard } from './platform/browser-policy.js';
+import { adminOriginAllowed, corsDelegator, installAdminGuard } from './platform/browser-policy.js';
 import { clientErrorHandler } from './platform/client-errors.js';
 import { MAX_HEADER_BYTES, areaResolver, frameworkErrorHandler, installLimits } from './platform/limits.js';
 import { frontServerFactory } from './platform/proxy.js';
@@ -38,6 +39,8 @@ export interface BuildAppOptions {
   realHosts?: { router: HostRouter; ca: CertificateAuthority };
   /** Worker threads for unbounded SQL, shared by several apps. Default: a new one, closed with the app. */
   queryPool?: QueryPool;
+  /** Scenarios shared by several apps (the shared port and --area-ports). Default: a new, empty set. */
+  scenarios?: Scenarios;
 }
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
@@ -71,6 +74,8 @@ export async function buildApp(config: Config, stores: Stores, options: BuildApp
     return503OnClosing: true,
     // Fastify's two lines per request are replaced by installRequestLog's one.
     logController: new LogController({ disableRequestLogging: true }),
+    // /scenarios/{name}/<area>/... is routed as /<area>/... in that scenario.
+    rewriteUrl: rewriteScenarioPrefix,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // A client may send its request and close its side at once (`nc -N`, scripted sockets). Node's default is
@@ -79,17 +84,30 @@ export async function buildApp(config: Config, stores: Stores, options: BuildApp
 
   // Platform decorations first, in one place: every plugin below may rely on them.
   app.decorate('config', config);
-  app.decorate('runtime', options.runtime ?? new Runtime(config));
+  const runtime = options.runtime ?? new Runtime(config);
+  app.decorate('runtime', runtime);
   app.decorate('queryPool', options.queryPool ?? new QueryPool());
   if (!options.queryPool) app.addHook('onClose', () => app.queryPool.close());
   await app.register(storePlugin, { stores });
+  let scenarios = options.scenarios;
+  if (!scenarios) {
+    // This app owns its scenarios: reset removes them, closing the app closes their stores.
+    const own = new Scenarios(config.scenario);
+    const unsubscribe = runtime.onReset(() => own.clear());
+    app.addHook('onClose', async () => {
+      unsubscribe();
+      own.close();
+    });
+    scenarios = own;
+  }
+  await app.register(scenarioPlugin, { scenarios, areaOf });
 
   installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
   installLimits(app, areaOf);
   installRootErrorHandling(app, !options.only);
   // Browser policy (browser-policy.ts): admin routes only for listed origins, no state change from a form.
   await app.register(cors, { delegator: corsDelegator(config) });
-  installAdminGuard(app);
+  installAdminGuard(app, adminOriginAllowed(config));
   await app.register(openapiPlugin, { areas, prefixed: !options.only });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas });

@@ -37,6 +37,8 @@ export interface Config {
   tlsPort: number | null;
   caDir: string | null;
   queryTimeout: number;
+  scenariosDir: string | null;
+  scenario: string | null;
 }
 
 export interface HostMapping {
@@ -320,6 +322,19 @@ export const OPTIONS = [
     key: 'queryTimeout', flag: '--query-timeout <ms>', env: 'MOCKYARD_QUERY_TIMEOUT', default: 5000,
     description: 'Work budget of one DKAN query or AGCO search, in milliseconds; longer ones get the area\'s error (DKAN 400, busy 503).',
     ...wholeNumber('query timeout', 100, 600_000),
+  }),
+  option({
+    key: 'scenariosDir', flag: '--scenarios-dir <dir>', env: 'MOCKYARD_SCENARIOS_DIR', default: null, shown: 'unset',
+    description: 'Load every <dir>/{name}.json as scenario {name} at start-up; with --watch, reload a file when it changes.',
+    ...orOff(folder('scenarios dir'), ['']),
+  }),
+  option({
+    key: 'scenario', flag: '--scenario <name>', env: 'MOCKYARD_SCENARIO', default: null, shown: 'unset',
+    description: 'The scenario of requests that name none (no Mockyard-Scenario header, no /scenarios/{name} prefix).',
+    ...orOff(text('scenario', (raw) => {
+      if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) throw new ConfigError(`scenario must be a name of 1 to 64 characters [A-Za-z0-9._-], got "${raw}"`);
+      return raw;
+    }), ['']),
   }),
 ];
 

@@ -5,11 +5,15 @@ import { startServer, type RunningMockyard } from './server.js';
 export { buildApp } from './app.js';
 export { resolveConfig, OPTIONS, DEFAULTS, ConfigError } from './config.js';
 export type { Config, ConfigInput } from './config.js';
-export type { RunningMockyard } from './server.js';
+export type { RunningMockyard, ScenarioHandle } from './server.js';
+export { ScenarioError } from './scenarios/errors.js';
+export { ScenarioBodySchema, type ScenarioBody } from './scenarios/schema.js';
 
 export interface StartOptions extends ConfigInput {
   /** Receives fixture build progress lines; silent by default. */
   onProgress?: (message: string) => void;
+  /** Scenarios to load at start, by name: `{ 'three-releases': { appcenter: {...} } }`. */
+  scenarios?: Record<string, unknown>;
 }
 
 /**
@@ -21,7 +25,7 @@ export interface StartOptions extends ConfigInput {
  *   await close();
  */
 export async function startMockyard(options: StartOptions = {}): Promise<RunningMockyard> {
-  const { onProgress, ...input } = options;
+  const { onProgress, scenarios, ...input } = options;
   const config: Config = resolveConfig({ port: 0, logLevel: 'warn', ...input });
-  return startServer(config, onProgress);
+  return startServer(config, onProgress, { scenarios });
 }

@@ -19,6 +19,9 @@ import { Runtime } from './platform/runtime.js';
 import { watchFixtures, type FixtureWatcher } from './platform/watch.js';
 import { rebuildInChild } from './platform/rebuild.js';
 import { QueryPool } from './platform/query-pool.js';
+import { Scenarios, summary, type ScenarioSummary } from './platform/scenarios.js';
+import { ScenarioFileError, loadScenarioDir, watchScenarioDir } from './platform/scenario-files.js';
+import { ScenarioError } from './scenarios/errors.js';
 
 export class StartError extends Error {}
 
@@ -37,7 +40,29 @@ export interface RunningMockyard {
   config: Config;
   /** Journal, reset and fault state shared by all ports. */
   runtime: Runtime;
+  /** The scenarios held, shared by all ports. */
+  scenarios: Scenarios;
+  /**
+   * Creates (or replaces) scenario `name` from `body` and says how to call it. Rejects with a
+   * ScenarioError naming the JSON pointer of the first problem; nothing is stored then.
+   */
+  scenario(name: string, body: unknown): Promise<ScenarioHandle>;
   close(): Promise<void>;
+}
+
+export interface ScenarioHandle extends ScenarioSummary {
+  /** Base URL with the /scenarios/{name} prefix: `${url}/appcenter/...` is answered in the scenario. */
+  url: string;
+  /** Each area's base URL in the scenario (the real service's base URL is swapped for this). */
+  areaUrls: Record<AreaName, string>;
+  /** Headers that put a request into the scenario without the prefix. */
+  headers: { 'Mockyard-Scenario': string };
+  remove(): Promise<void>;
+}
+
+export interface StartServerOptions {
+  /** Scenarios to load at start, by name. */
+  scenarios?: Record<string, unknown>;
 }
 
 export type Progress = (message: string) => void;
@@ -98,7 +123,7 @@ async function listenTls(server: TlsServer, host: string, port: number): Promise
   return `https://${shown}:${address.port}`;
 }
 
-export async function startServer(config: Config, progress: Progress = () => {}): Promise<RunningMockyard> {
+export async function startServer(config: Config, progress: Progress = () => {}, options: StartServerOptions = {}): Promise<RunningMockyard> {
   await ensureFixtures(config, progress);
   const stores = new Stores(FixtureStore.open(config.dataDir));
   const apps: FastifyInstance[] = [];
@@ -106,23 +131,36 @@ export async function startServer(config: Config, progress: Progress = () => {})
   const router = new HostRouter(AREAS, config.hostMap);
   const ca = new CertificateAuthority(caDirOf(config));
   const queryPool = new QueryPool();
+  const scenarios = new Scenarios(config.scenario);
+  runtime.onReset(() => scenarios.clear());
   let watcher: FixtureWatcher | undefined;
+  let scenarioWatcher: { close(): void } | undefined;
   let tlsServer: TlsServer | undefined;
   const close = async () => {
     runtime.shutdown();
     watcher?.close();
+    scenarioWatcher?.close();
     await watcher?.idle();
     const tlsClosed = tlsServer ? new Promise<void>((resolve) => tlsServer!.close(() => resolve())) : undefined;
     await Promise.all(apps.map((a) => a.close()));
     await tlsClosed;
     await queryPool.close();
+    scenarios.close();
     stores.close();
   };
   try {
+    try {
+      if (config.scenariosDir !== null) loadScenarioDir(scenarios, config.scenariosDir);
+      for (const [name, body] of Object.entries(options.scenarios ?? {})) scenarios.put(name, body);
+    } catch (err) {
+      if (err instanceof ScenarioFileError) throw new StartError(err.message);
+      if (err instanceof ScenarioError) throw new StartError(`scenario: ${err.message}`);
+      throw err;
+    }
     // Made (or loaded) now so its certificate file exists once mockyard says it is ready; without a
     // writable folder mockyard still serves, and only TLS reports the problem.
     await ca.ready().catch((err: Error) => progress(`no local CA, so no TLS for real host names: ${err.message}`));
-    const app = await buildApp(config, stores, { runtime, realHosts: { router, ca }, queryPool });
+    const app = await buildApp(config, stores, { runtime, realHosts: { router, ca }, queryPool, scenarios });
     apps.push(app);
     await listen(app, config.host, config.port);
     let tlsUrl: string | null = null;
@@ -134,7 +172,7 @@ export async function startServer(config: Config, progress: Progress = () => {})
     const areaUrls: Partial<Record<AreaName, string>> = {};
     if (config.areaPorts !== null) {
       for (const [i, area] of AREAS.entries()) {
-        const areaApp = await buildApp(config, stores, { only: area, runtime, queryPool });
+        const areaApp = await buildApp(config, stores, { only: area, runtime, queryPool, scenarios });
         apps.push(areaApp);
         await listen(areaApp, config.host, config.areaPorts + i);
         areaUrls[area.name] = urlOf(areaApp, config);
@@ -145,7 +183,26 @@ export async function startServer(config: Config, progress: Progress = () => {})
       // Built in a child process: this event loop keeps answering, and the builder code is fresh.
       watcher = watchFixtures({ dirs, rebuild: () => rebuildInChild(config, progress), stores, dataDir: config.dataDir, log: app.log });
     }
-    return { url: urlOf(app, config), areaUrls, tlsUrl, caCertPath: ca.files.certPath, app, stores, config, runtime, close };
+    if (config.watch && config.scenariosDir !== null) scenarioWatcher = watchScenarioDir(scenarios, config.scenariosDir, app.log);
+    if (config.scenario !== null && !scenarios.get(config.scenario)) {
+      app.log.warn({ scenario: config.scenario }, 'the default scenario does not exist (yet): area requests get a 404 naming it until it is created');
+    }
+    const url = urlOf(app, config);
+    const scenario = async (name: string, body: unknown): Promise<ScenarioHandle> => {
+      const { scenario: created } = scenarios.put(name, body);
+      const base = `${url}/scenarios/${name}`;
+      return {
+        ...summary(created),
+        url: base,
+        areaUrls: Object.fromEntries(AREAS.map((a) => [a.name, `${base}${a.prefix}`])) as Record<AreaName, string>,
+        headers: { 'Mockyard-Scenario': name },
+        remove: async () => {
+          // Only this version: a later put under the same name is not removed by an old handle.
+          if (scenarios.get(name) === created) scenarios.remove(name);
+        },
+      };
+    };
+    return { url, areaUrls, tlsUrl, caCertPath: ca.files.certPath, app, stores, config, runtime, scenarios, scenario, close };
   } catch (err) {
     await close();
     throw err;

@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { AreaDefinition } from '../areas/types.js';
 import type { JournalFilter } from './journal.js';
+import { scenarioRoutes } from './scenario-routes.js';
 
 export interface AdminRoutesOptions {
   areas: readonly AreaDefinition[];
@@ -26,6 +27,7 @@ export const JournalEntrySchema = Type.Object({
   timestamp: Type.String({ format: 'date-time', description: 'When the request arrived' }),
   fault: Type.Union([Type.String(), Type.Null()]),
   forced: Type.Boolean({ description: 'The status came from Prefer: code or the error rate' }),
+  scenario: Type.Union([Type.String(), Type.Null()], { description: 'The scenario the request was made in, or null' }),
 });
 
 const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
@@ -37,6 +39,7 @@ function filterSchema(areas: readonly AreaDefinition[], withLimit: boolean) {
     status: Type.Optional(Type.String({ pattern: '^[1-5](\\d\\d|xx)$', description: 'An exact status (404) or a class (4xx)' })),
     since: Type.Optional(Type.String({ format: 'date-time', description: 'Only requests that arrived at or after this ISO time' })),
     until: Type.Optional(Type.String({ format: 'date-time', description: 'Only requests that arrived at or before this ISO time' })),
+    scenario: Type.Optional(Type.String({ description: 'Only requests made in this scenario' })),
     ...(withLimit ? { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'At most this many, newest first' })) } : {}),
   });
 }
@@ -122,13 +125,16 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
       schema: {
         operationId: 'mockyard_reset',
         tags: ['mockyard'],
-        summary: 'Forget all runtime state: journal, seeded fault draws, areas\' counters (e.g. rate limits)',
+        summary: 'Forget all runtime state: journal, seeded fault draws, areas\' counters (e.g. rate limits), scenarios',
         security,
         response: { 200: Type.Object({ status: Type.Literal('reset'), journalCleared: Type.Integer() }), ...unauthorized },
       },
     },
     async () => ({ status: 'reset' as const, ...runtime.reset() }),
   );
+
+  // Inside this plugin, so the admin switch and token apply to them too.
+  await app.register(scenarioRoutes, { security });
 }
 
 export type JournalEntryDto = Static<typeof JournalEntrySchema>;

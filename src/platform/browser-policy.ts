@@ -26,6 +26,12 @@ const isAdmin = (url: string): boolean => url === ADMIN_PREFIX || url.startsWith
  *   --cors-origins; `*` does not open them, and a refused preflight stops a cross-site state change.
  * Requests without Origin (servers, curl) get no CORS headers at all.
  */
+/** Origins listed by name in --cors-origins: the only pages that may use the admin routes. */
+export const adminOriginAllowed = (config: Config) => {
+  const listed = new Set(config.corsOrigins.filter((o) => o !== '*'));
+  return (origin: string): boolean => listed.has(origin);
+};
+
 export function corsDelegator(config: Config) {
   const anyOrigin = config.corsOrigins.includes('*');
   const listed = new Set(config.corsOrigins.filter((o) => o !== '*'));
@@ -44,19 +50,28 @@ export function corsDelegator(config: Config) {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The body types an HTML form (or a no-cors fetch) can send without a CORS preflight. */
+const FORM_TYPES = /^(?:text\/plain|application\/x-www-form-urlencoded|multipart\/form-data)\s*(?:;|$)/i;
+
 /**
- * State-changing admin requests need a JSON body (Content-Type: application/json) or a custom header
- * (X-Mockyard-Admin, or the Authorization that --admin-token asks for). Each needs a preflight from a
- * browser, so an HTML form or a no-cors fetch on another site cannot reset or clear anything: its
- * text/plain or form body, or none, is refused.
+ * State-changing admin requests that a web page could send without a CORS preflight are refused unless
+ * they carry a JSON body (Content-Type: application/json) or a custom header (X-Mockyard-Admin, or the
+ * Authorization that --admin-token asks for), which need a preflight from a browser. Those are a form's
+ * body types (text/plain, urlencoded, multipart) and any request a browser marks as coming from a page
+ * (it sends Origin with every POST, PUT and DELETE). A test runner or curl without a body sends neither,
+ * and DELETE or a JSON PUT from a page always needs the preflight that admin routes refuse to foreign origins.
  */
-export function installAdminGuard(app: AnyFastify): void {
+export function installAdminGuard(app: AnyFastify, allowed: (origin: string) => boolean): void {
   // After onRequest, so a missing admin token is still a 401 and an unknown route still a 404.
   app.addHook('preValidation', (request, reply, done) => {
     if (SAFE_METHODS.has(request.method) || !isAdmin(request.url) || request.routeOptions.url === undefined) return done();
     const type = request.headers['content-type'];
     const json = typeof type === 'string' && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type);
     if (json || request.headers[ADMIN_HEADER] !== undefined || request.headers.authorization !== undefined) return done();
+    const origin = request.headers.origin;
+    const fromPage = origin !== undefined && !allowed(origin);
+    const formBody = typeof type === 'string' && FORM_TYPES.test(type);
+    if (!fromPage && !formBody) return done();
     reply.code(403).send({
       statusCode: 403,
       error: 'Forbidden',

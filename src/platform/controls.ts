@@ -50,6 +50,7 @@ function journalStep(runtime: Runtime, request: FastifyRequest, reply: FastifyRe
       time,
       fault: state.fault,
       forced: state.forced,
+      scenario: request.scenario?.name ?? null,
     });
   });
 }

@@ -18,6 +18,8 @@ export interface JournalEntry {
   fault: string | null;
   /** True when the status came from `Prefer: code` or the error rate rather than the data. */
   forced: boolean;
+  /** The scenario the request was made in, or null. */
+  scenario: string | null;
 }
 
 /**
@@ -37,6 +39,7 @@ export interface JournalRecord {
   time: number;
   fault: string | null;
   forced: boolean;
+  scenario?: string | null;
 }
 
 export interface JournalFilter {
@@ -48,6 +51,8 @@ export interface JournalFilter {
   since?: string;
   until?: string;
   limit?: number;
+  /** Only requests made in this scenario. */
+  scenario?: string;
 }
 
 const MASK = '***';
@@ -174,6 +179,7 @@ export class Journal {
     return (e) => {
       if (filter.area !== undefined && e.area !== filter.area) return false;
       if (filter.operation !== undefined && e.operationId !== filter.operation) return false;
+      if (filter.scenario !== undefined && (e.scenario ?? null) !== filter.scenario) return false;
       if (filter.status !== undefined && !statusMatches(e.status, filter.status)) return false;
       if (since !== undefined || until !== undefined) {
         if (since !== undefined && e.time < since) return false;
@@ -211,6 +217,7 @@ export class Journal {
       timestamp: new Date(r.time).toISOString(),
       fault: r.fault,
       forced: r.forced,
+      scenario: r.scenario ?? null,
     };
   }
 

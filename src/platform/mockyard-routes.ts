@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AreaDefinition } from '../areas/types.js';
+import { storeFor } from './scenarios.js';
 
 export interface MockyardRoutesOptions {
   areas: readonly AreaDefinition[];
@@ -16,7 +17,6 @@ const HealthSchema = Type.Object({
 const UnavailableSchema = Type.Object({ status: Type.Literal('starting'), message: Type.String() });
 
 export async function mockyardRoutes(app: FastifyInstance, opts: MockyardRoutesOptions): Promise<void> {
-  const names = opts.areas.map((a) => a.name).join(',');
   app.get(
     '/health',
     {
@@ -46,10 +46,13 @@ export async function mockyardRoutes(app: FastifyInstance, opts: MockyardRoutesO
         response: { 200: Type.Record(Type.String(), Type.Unknown()) },
       },
     },
-    async (request) =>
-      // One answer per store: the areas build their parts from its data.
-      request.store.memo(`mockyard:catalog:${names}`, (store) =>
-        Object.fromEntries(opts.areas.map((area) => [area.name, area.catalog(store, app.config)])),
-      ),
+    async (request) => {
+      // One part per area and store, built from its data; in a scenario, the areas it names show its records.
+      const entries = opts.areas.map((area) => {
+        const store = storeFor(request, area.name);
+        return [area.name, store.memo(`mockyard:catalog:${area.name}`, (s) => area.catalog(s, app.config))] as const;
+      });
+      return Object.fromEntries(entries);
+    },
   );
 }

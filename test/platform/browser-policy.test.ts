@@ -55,6 +55,12 @@ describe('admin routes with the default --cors-origins *', () => {
     expect(json.json()).toMatchObject({ status: 'reset' });
     const header = await open.app.inject({ method: 'DELETE', url: '/__mockyard/requests', headers: { 'x-mockyard-admin': '1' } });
     expect(header.statusCode).toBe(200);
+    // No page sent these (no Origin) and no form body could: curl or a test runner's bare POST and DELETE.
+    expect((await open.app.inject({ method: 'POST', url: '/__mockyard/reset' })).statusCode).toBe(200);
+    expect((await open.app.inject({ method: 'DELETE', url: '/__mockyard/requests' })).statusCode).toBe(200);
+    // A form body is refused whoever sends it.
+    const form = await open.app.inject({ method: 'POST', url: '/__mockyard/reset', headers: { 'content-type': 'text/plain' }, payload: 'x' });
+    expect(form.statusCode).toBe(403);
   });
 });
 

@@ -1,4 +1,5 @@
 // Area D: AGCO ATS string definitions (GET /api/v2/StringDefinitions).
+import { storeCredentials } from '../../platform/credentials.js';
 import type { AreaDefinition } from '../types.js';
 import { formatApiError } from './errors.js';
 import { firstStringIds, listLanguages } from './queries.js';
@@ -16,7 +17,7 @@ export const agcoArea: AreaDefinition = {
   upstream: 'https://secure.agco-ats.com',
   plugin: stringDefinitionRoutes,
   catalog: (store, config) => ({
-    tokens: config.agcoTokens.length > 0 ? [...config.agcoTokens] : EXAMPLE_TOKENS,
+    tokens: [...(storeCredentials(store, 'agco') ?? (config.agcoTokens.length > 0 ? config.agcoTokens : EXAMPLE_TOKENS))],
     languages: listLanguages(store),
     stringIds: firstStringIds(store, 50),
   }),

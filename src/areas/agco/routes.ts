@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FixtureStore } from '../../platform/fixture-store.js';
+import { storeCredentials } from '../../platform/credentials.js';
 import type { AreaPluginOptions } from '../types.js';
 import { searchBusy, searchTooLong, sendApiError, unauthorized } from './errors.js';
 import { bindQuery, parseFilter, type DefinitionFilter } from './filters.js';
@@ -61,7 +62,9 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
       const why = header === undefined ? 'No Authorization header was sent.' : 'The Authorization header is not of the form "Bearer <token>".';
       return sendApiError(request, reply, unauthorized(why));
     }
-    if (tokens.size > 0 && !tokens.has(match[1]!)) {
+    // A scenario that lists its own tokens accepts only those.
+    const accepted = storeCredentials(request.store, 'agco') ?? (tokens.size > 0 ? tokens : null);
+    if (accepted && !accepted.has(match[1]!)) {
       return sendApiError(request, reply, unauthorized('The bearer token is not valid.'));
     }
   });

@@ -1,4 +1,6 @@
 // Prepared lookups over the archive_* tables; names are matched exactly, never turned into paths here.
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { FixtureStore } from '../../platform/fixture-store.js';
 
 export type ItemStatus = 'ok' | 'dark' | 'unavailable';
@@ -101,4 +103,27 @@ export function dataNodeOf(store: FixtureStore, identifier: string): string | un
   if (record === undefined) return undefined;
   const server = (JSON.parse(record) as { server?: unknown }).server;
   return typeof server === 'string' ? server : undefined;
+}
+
+/**
+ * Makes sure the file is on disk under `itemDir`. Generated data always is; a scenario keeps its bytes in
+ * archive_file_bytes and a file is written the first time it is asked for (with its record's mtime, which
+ * the ETag and Last-Modified are made from).
+ */
+export function ensureFileOnDisk(store: FixtureStore, identifier: string, itemDir: string, file: FileRow): void {
+  const written = store.memo('archive:bytes-on-disk', (s) =>
+    s.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'archive_file_bytes'").get() ? new Set<string>() : null,
+  );
+  if (written === null) return;
+  const key = `${identifier}/${file.name}`;
+  if (written.has(key)) return;
+  const full = path.join(itemDir, file.name);
+  if (!existsSync(full)) {
+    const row = store.prepare('SELECT data FROM archive_file_bytes WHERE identifier = ? AND name = ?').get(identifier, file.name) as { data: Buffer } | undefined;
+    if (!row) return;
+    mkdirSync(path.dirname(full), { recursive: true });
+    writeFileSync(full, row.data);
+    utimesSync(full, file.mtime, file.mtime);
+  }
+  written.add(key);
 }

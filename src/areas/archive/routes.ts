@@ -6,7 +6,7 @@ import type { SwaggerTransform } from '@fastify/swagger';
 import type { AreaPluginOptions } from '../types.js';
 import { sendErrorPage } from './errors.js';
 import { sendItemFile } from './files.js';
-import { dataNodeOf, itemRecordJson, recordPath, resolveDownload } from './queries.js';
+import { dataNodeOf, ensureFileOnDisk, itemRecordJson, recordPath, resolveDownload, type FileRow } from './queries.js';
 import { realHostOf } from '../../platform/real-hosts.js';
 import {
   DataNodeParamsSchema,
@@ -63,6 +63,11 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
   // '' when the area has its own port, '/archive' on the shared one.
   const prefix = app.prefix;
   const itemDir = (request: FastifyRequest, identifier: string) => path.join(request.store.filesDir, 'archive', identifier);
+  const send = (request: FastifyRequest, reply: FastifyReply, identifier: string, file: FileRow) => {
+    const dir = itemDir(request, identifier);
+    ensureFileOnDisk(request.store, identifier, dir, file);
+    return sendItemFile(request, reply, dir, file);
+  };
 
   app.get(
     '/metadata/:identifier',
@@ -106,7 +111,7 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
   const serve = async (request: FastifyRequest, reply: FastifyReply, identifier: string, name: string) => {
     const found = resolveDownload(request.store, identifier, name);
     if (!found.ok) return sendErrorPage(reply, found.status);
-    return sendItemFile(request, reply, itemDir(request, identifier), found.file);
+    return send(request, reply, identifier, found.file);
   };
 
   app.get(
@@ -158,7 +163,7 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
       // An item lives on one node directory only; elsewhere it does not exist.
       if (found.item && String(found.item.node) !== node) return sendErrorPage(reply, 404);
       if (!found.ok) return sendErrorPage(reply, found.status);
-      return sendItemFile(request, reply, itemDir(request, identifier), found.file);
+      return send(request, reply, identifier, found.file);
     },
   );
 }

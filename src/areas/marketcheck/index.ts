@@ -1,3 +1,4 @@
+import { storeCredentials } from '../../platform/credentials.js';
 import type { AreaDefinition, ErrorAnswer, ErrorContext } from '../types.js';
 import { JSON_TYPE, MISSING_KEY_MESSAGE, RATE_LIMIT_MESSAGE, rateLimitHeaders } from './errors.js';
 import { placeCatalog } from './queries.js';
@@ -34,7 +35,7 @@ export const marketcheckArea: AreaDefinition = {
   upstream: 'https://marketcheck-prod.apigee.net/v2',
   plugin: marketcheckPlugin,
   catalog: (store, config) => ({
-    apiKeys: config.marketcheckApiKeys.length > 0 ? [...config.marketcheckApiKeys] : [DEMO_API_KEY],
+    apiKeys: [...(storeCredentials(store, 'marketcheck') ?? (config.marketcheckApiKeys.length > 0 ? config.marketcheckApiKeys : [DEMO_API_KEY]))],
     ...placeCatalog(store),
   }),
   formatError,

@@ -1,6 +1,7 @@
 // GET /popular/cars: key check, optional rate limit, parameter check, then a ready JSON buffer.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { storeCredentials } from '../../platform/credentials.js';
 import type { AreaPluginOptions } from '../types.js';
 import { JSON_TYPE, MISSING_KEY_MESSAGE, UNKNOWN_KEY_MESSAGE, sendError, sendRateLimited, setRateLimitHeaders } from './errors.js';
 import { parseRankingQuery, single, type RawQuery } from './params.js';
@@ -53,7 +54,9 @@ export async function marketcheckPlugin(instance: FastifyInstance, { config }: A
       const q = request.query as RawQuery;
       const key = single(q.api_key);
       if (!key) return void sendError(reply, 401, MISSING_KEY_MESSAGE);
-      if (keys && !keys.has(key)) return void sendError(reply, 401, UNKNOWN_KEY_MESSAGE);
+      // A scenario that lists its own api keys accepts only those.
+      const accepted = storeCredentials(request.store, 'marketcheck') ?? keys;
+      if (accepted && !accepted.has(key)) return void sendError(reply, 401, UNKNOWN_KEY_MESSAGE);
       if (limiter) {
         const now = Date.now();
         const state = limiter.take(key, now);

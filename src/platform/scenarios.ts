@@ -1,0 +1,185 @@
+// The scenarios of a running mockyard, and which one a request is made in (path prefix, header or default).
+import type { IncomingMessage } from 'node:http';
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AreaDefinition, AreaName } from '../areas/types.js';
+import { sendAreaError } from './area-errors.js';
+import { buildScenario, type AreaCounts } from '../scenarios/build.js';
+import { ScenarioError } from '../scenarios/errors.js';
+import { SCENARIO_LIMITS, SCENARIO_NAME } from '../scenarios/schema.js';
+import type { FixtureStore } from './fixture-store.js';
+
+export const SCENARIO_HEADER = 'mockyard-scenario';
+
+export interface Scenario {
+  name: string;
+  /** The areas the scenario names: in its requests, they read `store`; the others the generated data. */
+  areas: ReadonlySet<AreaName>;
+  store: FixtureStore;
+  counts: AreaCounts;
+}
+
+export interface ScenarioSummary {
+  name: string;
+  areas: AreaName[];
+  counts: AreaCounts;
+}
+
+export const summary = (s: Scenario): ScenarioSummary => ({ name: s.name, areas: [...s.areas], counts: s.counts });
+
+/**
+ * Scenarios by name. Shared by the shared port and every --area-ports app. A replaced or removed
+ * scenario's store closes (and its files go) once the last request that holds it is done.
+ */
+export class Scenarios {
+  #byName = new Map<string, Scenario>();
+  /** What to do once a retired scenario's store is closed (remove its files). */
+  #storeCleanup = new WeakMap<FixtureStore, () => void>();
+
+  constructor(
+    /** The scenario of requests that name none (--scenario); it need not exist yet. */
+    readonly defaultName: string | null = null,
+  ) {}
+
+  get(name: string): Scenario | undefined {
+    return this.#byName.get(name);
+  }
+
+  list(): Scenario[] {
+    return [...this.#byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  get size(): number {
+    return this.#byName.size;
+  }
+
+  /** Creates or replaces a scenario; a ScenarioError (nothing stored) when the name or body is not usable. */
+  put(name: string, body: unknown): { scenario: Scenario; replaced: boolean } {
+    if (!SCENARIO_NAME.test(name)) throw new ScenarioError(null, `The scenario name "${name}" must match [A-Za-z0-9._-]{1,64}.`);
+    const old = this.#byName.get(name);
+    if (!old && this.#byName.size >= SCENARIO_LIMITS.scenarios) {
+      throw new ScenarioError(null, `mockyard holds at most ${SCENARIO_LIMITS.scenarios} scenarios; remove one first (DELETE /__mockyard/scenarios/{name} or POST /__mockyard/reset).`, 409);
+    }
+    const built = buildScenario(name, body);
+    const scenario: Scenario = { name, areas: built.areas, store: built.store, counts: built.counts };
+    this.#storeCleanup.set(built.store, built.cleanup);
+    this.#byName.set(name, scenario);
+    if (old) this.#retire(old);
+    return { scenario, replaced: old !== undefined };
+  }
+
+  remove(name: string): boolean {
+    const old = this.#byName.get(name);
+    if (!old) return false;
+    this.#byName.delete(name);
+    this.#retire(old);
+    return true;
+  }
+
+  /** Removes every scenario; returns how many there were. */
+  clear(): number {
+    const all = [...this.#byName.values()];
+    this.#byName.clear();
+    for (const s of all) this.#retire(s);
+    return all.length;
+  }
+
+  close(): void {
+    this.clear();
+  }
+
+  #retire(s: Scenario): void {
+    s.store.retire(this.#storeCleanup.get(s.store));
+  }
+}
+
+// ---- Choosing the scenario of a request ----
+
+const fromPath = new WeakMap<IncomingMessage, string>();
+const PREFIX = /^\/scenarios\/([A-Za-z0-9._-]{1,64})(?=\/|\?|$)/;
+
+/**
+ * Fastify's `rewriteUrl`: `/scenarios/{name}/archive/...` is routed as `/archive/...` in scenario
+ * {name}, for clients that can change only their base URL.
+ */
+export function rewriteScenarioPrefix(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const m = PREFIX.exec(url);
+  if (!m) return url;
+  fromPath.set(req, m[1]!);
+  const rest = url.slice(m[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/** The scenario name a request asks for: path prefix, else the Mockyard-Scenario header, else the default. */
+export function requestedScenario(request: FastifyRequest, defaultName: string | null): string | null {
+  const byPath = fromPath.get(request.raw);
+  if (byPath !== undefined) return byPath;
+  const header = request.headers[SCENARIO_HEADER];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value !== undefined && value.trim() !== '') return value.trim();
+  return defaultName;
+}
+
+/** The store an area reads in this request: the scenario's when the scenario names the area. */
+export function storeFor(request: FastifyRequest, area: AreaName): FixtureStore {
+  const scenario = request.scenario;
+  return scenario && scenario.areas.has(area) ? scenario.store : request.store;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The scenarios this mockyard holds. */
+    scenarios: Scenarios;
+  }
+  interface FastifyRequest {
+    /** The scenario this request is made in, or null. */
+    scenario: Scenario | null;
+  }
+}
+
+// ---- The plugin that puts requests into their scenario ----
+
+export interface ScenarioPluginOptions {
+  scenarios: Scenarios;
+  areaOf: (url: string) => AreaDefinition | undefined;
+}
+
+const pathOf = (url: string): string => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
+
+/**
+ * After `mockyard-store` has given the request the generated data: a request made in a scenario gets
+ * `request.scenario`, and `request.store` becomes the scenario's store when the scenario names the
+ * request's area. The store is held until the response is done, like the generated one.
+ */
+async function scenarioHooks(app: FastifyInstance, opts: ScenarioPluginOptions): Promise<void> {
+  const { scenarios, areaOf } = opts;
+  app.decorate('scenarios', scenarios);
+  app.decorateRequest('scenario', null);
+  app.addHook('onRequest', (request, reply, done) => {
+    const name = requestedScenario(request, scenarios.defaultName);
+    if (name === null) return done();
+    const area = areaOf(request.url);
+    // Only area requests and the catalog are answered in a scenario; admin, health and docs never are.
+    if (!area && pathOf(request.url) !== '/__mockyard/fixtures') return done();
+    const scenario = scenarios.get(name);
+    if (!scenario) {
+      const message = `Unknown scenario "${name}": create it with PUT /__mockyard/scenarios/${name} (GET /__mockyard/scenarios lists them).`;
+      reply.header('mockyard-error', message);
+      if (area) sendAreaError(area, request, reply, 404, message);
+      else void reply.code(404).send({ statusCode: 404, error: 'Not Found', message });
+      return;
+    }
+    request.scenario = scenario;
+    if (area && scenario.areas.has(area.name)) {
+      request.store = scenario.store;
+      reply.raw.once('close', scenario.store.acquire());
+    }
+    done();
+  });
+}
+
+export const scenarioPlugin = fp(scenarioHooks, { name: 'mockyard-scenarios', fastify: '5.x', dependencies: ['mockyard-store'] });

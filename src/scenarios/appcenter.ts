@@ -1,0 +1,127 @@
+// A scenario's App Center part as the records the App Center loader takes.
+import { createHash } from 'node:crypto';
+import type { AppRecord, AppcenterRecords, ReleaseRecord, StoreType } from '../../fixtures/appcenter/load.js';
+import { ScenarioError, pointer } from './errors.js';
+import type { ScenarioBody } from './schema.js';
+
+type Body = NonNullable<ScenarioBody['appcenter']>;
+
+/** A stable UUID-shaped id from a name, so the same body always gets the same ids. */
+function stableUuid(name: string): string {
+  const h = createHash('sha1').update(`mockyard-scenario:${name}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export function appcenterRecords(body: Body): { records: AppcenterRecords; counts: Record<string, number> } {
+  const at = '/appcenter';
+  const users = body.users ?? [];
+  const userNames = new Set<string>();
+  const tokens = new Set<string>();
+  users.forEach((u, i) => {
+    if (userNames.has(u.name)) throw new ScenarioError(pointer(at, 'users', i, 'name'), `user "${u.name}" is listed twice`);
+    userNames.add(u.name);
+    if (u.token !== undefined) {
+      if (tokens.has(u.token)) throw new ScenarioError(pointer(at, 'users', i, 'token'), 'this token belongs to another user already');
+      tokens.add(u.token);
+    }
+  });
+  const needUser = (name: string, where: string) => {
+    if (!userNames.has(name)) throw new ScenarioError(where, `"${name}" is not one of appcenter.users`);
+  };
+
+  const organizations = (body.organizations ?? []).map((o, i) => {
+    if (userNames.has(o.name)) throw new ScenarioError(pointer(at, 'organizations', i, 'name'), `"${o.name}" is already a user`);
+    o.members.forEach((m, j) => needUser(m, pointer(at, 'organizations', i, 'members', j)));
+    return { name: o.name, display_name: o.display_name ?? o.name, members: [...new Set(o.members)] };
+  });
+  const owners = new Set([...userNames, ...organizations.map((o) => o.name)]);
+
+  const apps: AppRecord[] = [];
+  const groupsByPath = new Map<string, AppRecord['groups'][number]>();
+  let releaseCount = 0;
+  (body.apps ?? []).forEach((app, a) => {
+    const appAt = pointer(at, 'apps', a);
+    if (apps.some((x) => x.owner === app.owner && x.name === app.name)) {
+      throw new ScenarioError(pointer(appAt, 'name'), `app ${app.owner}/${app.name} is listed twice`);
+    }
+    // An owner that is neither a user nor a listed organization is an organization nobody is a member of.
+    if (!owners.has(app.owner)) {
+      owners.add(app.owner);
+      organizations.push({ name: app.owner, display_name: app.owner, members: [] });
+    }
+    const groups: AppRecord['groups'] = [];
+    const groupIndex = new Map<string, number>();
+    (app.groups ?? []).forEach((g, i) => {
+      if (groupIndex.has(g.name)) throw new ScenarioError(pointer(appAt, 'groups', i, 'name'), `group "${g.name}" is listed twice`);
+      (g.members ?? []).forEach((m, j) => needUser(m, pointer(appAt, 'groups', i, 'members', j)));
+      groupIndex.set(g.name, groups.length);
+      // The id may also come from a pasted release's distribution_groups entry; one is made up only when none is given.
+      const group = { id: g.id ?? '', name: g.name, deleted: g.deleted === true, members: [...(g.members ?? [])] };
+      groups.push(group);
+      groupsByPath.set(`${app.owner}/${app.name}/${g.name}`, group);
+    });
+    const stores: AppRecord['stores'] = [];
+    const storeIndex = new Map<string, number>();
+    const releaseIds = new Set<number>();
+    const releases: ReleaseRecord[] = (app.releases ?? []).map((r, i) => {
+      const rAt = pointer(appAt, 'releases', i);
+      if (releaseIds.has(r.id)) throw new ScenarioError(pointer(rAt, 'id'), `release id ${r.id} is used twice in ${app.owner}/${app.name}`);
+      releaseIds.add(r.id);
+      const time = Date.parse(r.uploaded_at);
+      if (Number.isNaN(time)) throw new ScenarioError(pointer(rAt, 'uploaded_at'), `"${r.uploaded_at}" is not an ISO 8601 time`);
+      const releaseGroups = (r.distribution_groups ?? []).map((ref, j) => {
+        const index = groupIndex.get(ref.name);
+        if (index === undefined) throw new ScenarioError(pointer(rAt, 'distribution_groups', j, 'name'), `"${ref.name}" is not one of the groups of ${app.owner}/${app.name}`);
+        const group = groups[index]!;
+        if (ref.id !== undefined && group.id === '') group.id = ref.id;
+        else if (ref.id !== undefined && ref.id !== group.id) {
+          throw new ScenarioError(pointer(rAt, 'distribution_groups', j, 'id'), `group "${ref.name}" has id ${group.id} (given on the group or an earlier release)`);
+        }
+        return index;
+      });
+      const releaseStores = (r.distribution_stores ?? []).map((ref) => {
+        let index = storeIndex.get(ref.name);
+        if (index === undefined) {
+          index = stores.length;
+          storeIndex.set(ref.name, index);
+          stores.push({ id: ref.id ?? stableUuid(`store:${app.owner}/${app.name}/${ref.name}`), name: ref.name, type: (ref.type ?? 'googleplay') as StoreType });
+        }
+        return { index, publishing_status: ref.publishing_status ?? 'Published' };
+      });
+      releaseCount++;
+      return {
+        id: r.id,
+        version: r.version,
+        short_version: r.short_version,
+        ...(r.origin === undefined ? {} : { origin: r.origin }),
+        enabled: r.enabled ?? true,
+        uploaded_at: new Date(time).toISOString(),
+        ...(r.is_external_build === undefined ? {} : { is_external_build: r.is_external_build }),
+        ...(r.file_extension === undefined ? {} : { file_extension: r.file_extension }),
+        build: r.build ?? null,
+        groups: [...new Set(releaseGroups)].sort((x, y) => x - y),
+        stores: releaseStores.filter((s, j) => releaseStores.findIndex((o) => o.index === s.index) === j).sort((x, y) => x.index - y.index),
+      };
+    });
+    for (const g of groups) if (g.id === '') g.id = stableUuid(`group:${app.owner}/${app.name}/${g.name}`);
+    const os = app.os ?? (app.releases?.some((r) => r.file_extension === 'ipa') ? 'iOS' : 'Android');
+    apps.push({ owner: app.owner, name: app.name, os, groups, stores, releases });
+  });
+
+  users.forEach((u, i) =>
+    (u.groups ?? []).forEach((path, j) => {
+      const group = groupsByPath.get(path);
+      if (!group) throw new ScenarioError(pointer(at, 'users', i, 'groups', j), `"${path}" is not a group of an app in appcenter.apps (owner/app/Group)`);
+      if (!group.members.includes(u.name)) group.members.push(u.name);
+    }),
+  );
+
+  return {
+    records: {
+      users: users.map((u) => ({ name: u.name, display_name: u.display_name ?? u.name, email: u.email ?? `${u.name}@example.com`, tokens: u.token === undefined ? [] : [u.token] })),
+      organizations,
+      apps,
+    },
+    counts: { users: users.length, apps: apps.length, releases: releaseCount },
+  };
+}

@@ -1,0 +1,70 @@
+// DKAN on scenario datasets: typed columns from rows or CSV, conditions, sorts and count.
+import { describe, expect, it } from 'vitest';
+import { OP_DATASET_INDEX } from '../../src/areas/dkan/routes.js';
+import { testApp } from '../helpers/app.js';
+import { expectContract } from '../helpers/contract.js';
+import { inScenario, putScenario } from './helpers.js';
+
+const { app } = await testApp();
+
+await putScenario(app, 'drugs', {
+  dkan: {
+    datasets: [
+      {
+        id: 'prices',
+        title: 'Prices',
+        resources: [
+          {
+            rows: [
+              { 'Drug Name': 'Aspirin', Price: 2.5, Units: 10, 'As Of': '2025-01-02' },
+              { 'Drug Name': 'Ibuprofen', Price: 12, Units: 9, 'As Of': '2025-03-01' },
+              { 'Drug Name': 'Naproxen', Price: 7.25, Units: 100, 'As Of': '2024-12-31' },
+              { 'Drug Name': 'aspirin plus', Price: null, Units: 2, 'As Of': '' },
+            ],
+          },
+          { csv: 'code,label\n2,two\n10,ten\n1,one\n' },
+        ],
+      },
+    ],
+  },
+});
+
+async function query(index: number, q: string) {
+  const res = await app.inject({ url: `/dkan/datastore/query/prices/${index}?${q}`, headers: inScenario('drugs') });
+  expectContract(OP_DATASET_INDEX, res);
+  return res;
+}
+
+describe('DKAN in a scenario', () => {
+  it('makes DKAN column names and infers types, so numbers compare as numbers', async () => {
+    const res = await query(0, 'conditions[0][property]=units&conditions[0][value]=9&conditions[0][operator]=>&sorts[0][property]=units&sorts[0][order]=asc');
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as { results: Record<string, string>[]; count: number; schema: Record<string, { fields: Record<string, { type: string }> }> };
+    expect(body.results.map((r) => r.drug_name)).toEqual(['Aspirin', 'Naproxen']);
+    expect(body.count).toBe(2);
+    expect(body.results[0]).toEqual({ drug_name: 'Aspirin', price: '2.50', units: '10', as_of: '2025-01-02' });
+  });
+
+  it('sorts by a decimal column and a date, and counts', async () => {
+    const byPrice = (await query(0, 'sorts[0][property]=price&sorts[0][order]=desc')).json();
+    expect(byPrice.results.map((r: { drug_name: string }) => r.drug_name)).toEqual(['Ibuprofen', 'Naproxen', 'Aspirin', 'aspirin plus']);
+    const byDate = (await query(0, 'sort=as_of asc&conditions[0][property]=as_of&conditions[0][operator]=not_empty')).json();
+    expect(byDate.results.map((r: { as_of: string }) => r.as_of)).toEqual(['2024-12-31', '2025-01-02', '2025-03-01']);
+    const count = (await query(0, 'conditions[0][property]=drug_name&conditions[0][value]=aspirin%25&conditions[0][operator]=like&results=false')).json();
+    expect(count.count).toBe(2);
+    expect(count.results).toBeUndefined();
+  });
+
+  it('serves a CSV resource at the next index, typed the same way', async () => {
+    const body = (await query(1, 'sorts[0][property]=code&sorts[0][order]=asc')).json();
+    expect(body.results.map((r: { label: string }) => r.label)).toEqual(['one', 'two', 'ten']);
+  });
+
+  it('knows only the scenario\'s datasets inside it, and none of them outside', async () => {
+    const unknown = await app.inject({ url: '/dkan/datastore/query/64a7a500-244b-5d74-a23c-d84bc7dec470/0?limit=1', headers: inScenario('drugs') });
+    expectContract(OP_DATASET_INDEX, unknown);
+    expect(unknown.statusCode).toBe(404);
+    const outside = await app.inject({ url: '/dkan/datastore/query/prices/0' });
+    expect(outside.statusCode).toBe(404);
+  });
+});
