@@ -50,8 +50,12 @@ async function main(): Promise<void> {
     app.get('/*', (request, reply) => {
       const plan = plans[request.url];
       if (!plan) return reply.code(404).send();
-      const [rows, count] = plan.statements.map((sql, k) => statement(sql).get(...((plan.params[k] ?? []) as unknown[])));
-      return reply.type('application/json').send(count === undefined ? String(rows) : `{"results":${String(rows)},"count":${String(count)}}`);
+      const [rows, count] = plan.statements.map((sql, k) =>
+        statement(sql).get(...((plan.params[k] ?? []) as unknown[])),
+      );
+      return reply
+        .type('application/json')
+        .send(count === undefined ? String(rows) : `{"results":${String(rows)},"count":${String(count)}}`);
     });
   } else {
     throw new Error(`unknown baseline kind ${kind}`);

@@ -13,7 +13,11 @@ export interface CapturedAnswer {
 const NOT_REPLAYED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /** GETs one URL (path and query sent as given, with the workload's headers) and keeps status, headers and body. */
-export function captureOne(base: string, requestPath: string, headers: Record<string, string>): Promise<CapturedAnswer> {
+export function captureOne(
+  base: string,
+  requestPath: string,
+  headers: Record<string, string>,
+): Promise<CapturedAnswer> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     http
@@ -37,7 +41,11 @@ export function captureOne(base: string, requestPath: string, headers: Record<st
 }
 
 /** Each distinct URL once, in order. */
-export async function capture(base: string, paths: readonly string[], headers: Record<string, string>): Promise<Map<string, CapturedAnswer>> {
+export async function capture(
+  base: string,
+  paths: readonly string[],
+  headers: Record<string, string>,
+): Promise<Map<string, CapturedAnswer>> {
   const answers = new Map<string, CapturedAnswer>();
   for (const p of paths) if (!answers.has(p)) answers.set(p, await captureOne(base, p, headers));
   return answers;
@@ -46,13 +54,21 @@ export async function capture(base: string, paths: readonly string[], headers: R
 /** One file: a JSON index line, then the bodies back to back. */
 export function writeCapture(file: string, answers: ReadonlyMap<string, CapturedAnswer>): void {
   const index = [...answers].map(([url, a]) => ({ url, status: a.status, headers: a.headers, length: a.body.length }));
-  writeFileSync(file, Buffer.concat([Buffer.from(`${JSON.stringify(index)}\n`), ...[...answers.values()].map((a) => a.body)]));
+  writeFileSync(
+    file,
+    Buffer.concat([Buffer.from(`${JSON.stringify(index)}\n`), ...[...answers.values()].map((a) => a.body)]),
+  );
 }
 
 export function readCapture(file: string): Map<string, CapturedAnswer> {
   const data = readFileSync(file);
   const newline = data.indexOf(0x0a);
-  const index = JSON.parse(data.subarray(0, newline).toString('utf8')) as { url: string; status: number; headers: Record<string, string | string[]>; length: number }[];
+  const index = JSON.parse(data.subarray(0, newline).toString('utf8')) as {
+    url: string;
+    status: number;
+    headers: Record<string, string | string[]>;
+    length: number;
+  }[];
   const answers = new Map<string, CapturedAnswer>();
   let offset = newline + 1;
   for (const { url, status, headers, length } of index) {

@@ -38,8 +38,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   results.sort((a, b) => b.ms - a.ms);
   const ms = results.map((r) => r.ms).sort((a, b) => a - b);
   const pct = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]!.toFixed(2);
-  console.log(`${results.length} shapes: median ${pct(0.5)} ms, p90 ${pct(0.9)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms`);
+  console.log(
+    `${results.length} shapes: median ${pct(0.5)} ms, p90 ${pct(0.9)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms`,
+  );
   const bad = results.filter((r) => r.status !== 200);
-  if (bad.length) console.log(`non-200: ${bad.length}`, bad.slice(0, 5).map((b) => `${b.status} ${b.shape.path}`));
-  for (const r of results.slice(0, Number(process.argv[4] ?? 15))) console.log(`${r.ms.toFixed(1)} ms ${r.shape.family} sort=${r.shape.sort} ${decodeURIComponent(r.shape.path.split('?')[1]!)}`);
+  if (bad.length)
+    console.log(
+      `non-200: ${bad.length}`,
+      bad.slice(0, 5).map((b) => `${b.status} ${b.shape.path}`),
+    );
+  for (const r of results.slice(0, Number(process.argv[4] ?? 15)))
+    console.log(
+      `${r.ms.toFixed(1)} ms ${r.shape.family} sort=${r.shape.sort} ${decodeURIComponent(r.shape.path.split('?')[1]!)}`,
+    );
 }

@@ -23,16 +23,22 @@ export interface ResourceRef {
 
 export function resourceRef(store: FixtureStore, datasetId: string, index: number): ResourceRef {
   const r = store.db
-    .prepare('SELECT distribution_id AS id, table_name AS t, row_count AS n FROM dkan_resources WHERE dataset_id = ? AND idx = ?')
+    .prepare(
+      'SELECT distribution_id AS id, table_name AS t, row_count AS n FROM dkan_resources WHERE dataset_id = ? AND idx = ?',
+    )
     .get(datasetId, index) as { id: string; t: string; n: number } | undefined;
   if (!r) throw new Error(`no DKAN resource ${datasetId}/${index}: is the fixture database built?`);
-  const columns = store.db.prepare('SELECT name, type FROM dkan_columns WHERE distribution_id = ? ORDER BY position').all(r.id) as Column[];
+  const columns = store.db
+    .prepare('SELECT name, type FROM dkan_columns WHERE distribution_id = ? ORDER BY position')
+    .all(r.id) as Column[];
   return { datasetId, index, table: r.t, rows: r.n, columns };
 }
 
 /** The dataset the mix runs on: the first dataset's largest resource. */
 export function largestResource(store: FixtureStore): ResourceRef {
-  const r = store.db.prepare('SELECT dataset_id AS d, idx AS i FROM dkan_resources ORDER BY row_count DESC LIMIT 1').get() as { d: string; i: number };
+  const r = store.db
+    .prepare('SELECT dataset_id AS d, idx AS i FROM dkan_resources ORDER BY row_count DESC LIMIT 1')
+    .get() as { d: string; i: number };
   return resourceRef(store, r.d, r.i);
 }
 
@@ -54,7 +60,10 @@ export function dkanShapes(store: FixtureStore, res: ResourceRef, count: number,
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const valueAt = (column: string): string => {
     const row = Math.floor(random() * res.rows) + 1;
-    const v = store.db.prepare(`SELECT "${column.replace(/"/g, '""')}" FROM ${res.table} WHERE record_number = ?`).pluck().get(row);
+    const v = store.db
+      .prepare(`SELECT "${column.replace(/"/g, '""')}" FROM ${res.table} WHERE record_number = ?`)
+      .pluck()
+      .get(row);
     return v === null || v === undefined ? '' : String(v);
   };
   const shapes: Shape[] = [];
@@ -63,10 +72,15 @@ export function dkanShapes(store: FixtureStore, res: ResourceRef, count: number,
     const sortCol = res.columns[i % res.columns.length]!;
     const order = random() < 0.5 ? 'asc' : 'desc';
     const parts: string[] = [`sorts[0][property]=${sortCol.name}`, `sorts[0][order]=${order}`];
-    if (random() < 0.25) parts.push(`sorts[1][property]=${pick(res.columns).name}`, `sorts[1][order]=${pick(['asc', 'desc'])}`);
+    if (random() < 0.25)
+      parts.push(`sorts[1][property]=${pick(res.columns).name}`, `sorts[1][order]=${pick(['asc', 'desc'])}`);
     const col = pick(res.columns);
     const cond = (operator: string, value: string, k = 0) =>
-      parts.push(`conditions[${k}][property]=${col.name}`, `conditions[${k}][operator]=${q(operator)}`, `conditions[${k}][value]=${q(value)}`);
+      parts.push(
+        `conditions[${k}][property]=${col.name}`,
+        `conditions[${k}][operator]=${q(operator)}`,
+        `conditions[${k}][value]=${q(value)}`,
+      );
     switch (family) {
       case 'none':
         break;
@@ -78,7 +92,12 @@ export function dkanShapes(store: FixtureStore, res: ResourceRef, count: number,
         break;
       case 'range': {
         const [a, b] = [valueAt(col.name), valueAt(col.name)].sort();
-        parts.push(`conditions[0][property]=${col.name}`, 'conditions[0][operator]=between', `conditions[0][value][0]=${q(a!)}`, `conditions[0][value][1]=${q(b!)}`);
+        parts.push(
+          `conditions[0][property]=${col.name}`,
+          'conditions[0][operator]=between',
+          `conditions[0][value][0]=${q(a!)}`,
+          `conditions[0][value][1]=${q(b!)}`,
+        );
         break;
       }
       case 'set': {
@@ -100,7 +119,11 @@ export function dkanShapes(store: FixtureStore, res: ResourceRef, count: number,
         break;
     }
     parts.push(`limit=${pick([10, 100, 100, 500])}`, `offset=${pick(OFFSETS)}`);
-    shapes.push({ family, sort: sortCol.name, path: `/dkan/datastore/query/${res.datasetId}/${res.index}?${parts.join('&')}` });
+    shapes.push({
+      family,
+      sort: sortCol.name,
+      path: `/dkan/datastore/query/${res.datasetId}/${res.index}?${parts.join('&')}`,
+    });
   }
   return shapes;
 }
@@ -114,6 +137,11 @@ export function sqlForRequest(store: FixtureStore, config: Config, requestPath: 
   const m = /\/datastore\/query\/([^/]+)\/([^/]+)$/.exec(pathname);
   const resource = m ? resourceAt(store, decodeURIComponent(m[1]!), m[2]!) : undefined;
   if (!resource) throw new Error(`${requestPath}: not a DKAN dataset/index query path`);
-  const q = readQuery(parseQueryString(raw), { resource, byId: (id) => resourceById(store, id), maxLimit: config.dkanMaxLimit, download: false });
+  const q = readQuery(parseQueryString(raw), {
+    resource,
+    byId: (id) => resourceById(store, id),
+    maxLimit: config.dkanMaxLimit,
+    download: false,
+  });
   return planQuery(q);
 }

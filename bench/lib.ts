@@ -24,11 +24,19 @@ export interface Server {
 }
 
 /** Waits for a line matching `ready` on stdout, which carries the URL or port. */
-export function waitReady(child: ChildProcess, pattern: RegExp, toUrl: (m: RegExpExecArray) => string, timeoutMs = 60_000): Promise<Server> {
+export function waitReady(
+  child: ChildProcess,
+  pattern: RegExp,
+  toUrl: (m: RegExpExecArray) => string,
+  timeoutMs = 60_000,
+): Promise<Server> {
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start in ${timeoutMs} ms: ${out}${err}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start in ${timeoutMs} ms: ${out}${err}`)),
+      timeoutMs,
+    );
     child.stderr?.on('data', (c: Buffer) => {
       err += c.toString();
     });
@@ -99,7 +107,9 @@ function luaString(text: string): string {
  * headers; at the end one line of JSON with the exact counts and latency percentiles (microseconds).
  */
 export function wrkScript(paths: readonly string[], headers: Record<string, string>): string {
-  const headerTable = `{ ${Object.entries(headers).map(([k, v]) => `[${luaString(k)}] = ${luaString(v)}`).join(', ')} }`;
+  const headerTable = `{ ${Object.entries(headers)
+    .map(([k, v]) => `[${luaString(k)}] = ${luaString(v)}`)
+    .join(', ')} }`;
   return `local paths = { ${paths.map(luaString).join(',\n')} }
 local requests = {}
 local i = 0
@@ -131,7 +141,8 @@ export function wrkVersion(): string | null {
 let wrkChecked = false;
 function requireWrk(): void {
   if (wrkChecked) return;
-  if (spawnSync('wrk', ['-v']).error) throw new Error('wrk is not installed: the benchmark measures throughput with it (Debian: apt-get install -y wrk)');
+  if (spawnSync('wrk', ['-v']).error)
+    throw new Error('wrk is not installed: the benchmark measures throughput with it (Debian: apt-get install -y wrk)');
   wrkChecked = true;
 }
 
@@ -139,11 +150,31 @@ function requireWrk(): void {
  * wrk (one thread, pinned to core 1) against base + the given paths, cycled. Requests/s, and latency
  * percentiles as wrk records them (--latency; microsecond resolution, reported in ms).
  */
-export async function load(base: string, paths: readonly string[], connections: number, durationSec: number, headers: Record<string, string> = {}, scriptDir = os.tmpdir()): Promise<LoadResult> {
+export async function load(
+  base: string,
+  paths: readonly string[],
+  connections: number,
+  durationSec: number,
+  headers: Record<string, string> = {},
+  scriptDir = os.tmpdir(),
+): Promise<LoadResult> {
   requireWrk();
   const script = path.join(scriptDir, `wrk-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.lua`);
   writeFileSync(script, wrkScript(paths, headers));
-  const args = ['-t', '1', '-c', String(connections), '-d', `${durationSec}s`, '--timeout', '10s', '--latency', '-s', script, base];
+  const args = [
+    '-t',
+    '1',
+    '-c',
+    String(connections),
+    '-d',
+    `${durationSec}s`,
+    '--timeout',
+    '10s',
+    '--latency',
+    '-s',
+    script,
+    base,
+  ];
   const [cmd, argv] = hasTaskset ? ['taskset', ['-c', '1', 'wrk', ...args]] : ['wrk', args];
   try {
     const out = await new Promise<string>((resolve, reject) => {
@@ -153,7 +184,9 @@ export async function load(base: string, paths: readonly string[], connections: 
       child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       child.on('error', reject);
-      child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`wrk exited with ${code}: ${stderr}${stdout}`))));
+      child.on('exit', (code) =>
+        code === 0 ? resolve(stdout) : reject(new Error(`wrk exited with ${code}: ${stderr}${stdout}`)),
+      );
     });
     return parseWrk(out);
   } finally {
@@ -186,7 +219,10 @@ export function median(values: number[]): number {
 }
 
 /** Streams one download and returns bytes/second and the server's peak RSS growth while it ran. */
-export function download(url: string, serverPid: number | undefined): Promise<{ bytes: number; seconds: number; peakRssGrowthMiB: number }> {
+export function download(
+  url: string,
+  serverPid: number | undefined,
+): Promise<{ bytes: number; seconds: number; peakRssGrowthMiB: number }> {
   return new Promise((resolve, reject) => {
     const before = rssMiB(serverPid);
     let peak = before;
@@ -215,7 +251,12 @@ export function download(url: string, serverPid: number | undefined): Promise<{ 
 }
 
 /** One request at a time over a kept-alive connection: per-request latency with sub-millisecond resolution. */
-export async function sequentialLatency(base: string, paths: readonly string[], count: number, headers: Record<string, string> = {}): Promise<{ median: number; p99: number }> {
+export async function sequentialLatency(
+  base: string,
+  paths: readonly string[],
+  count: number,
+  headers: Record<string, string> = {},
+): Promise<{ median: number; p99: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const times: number[] = [];
   try {

@@ -9,8 +9,31 @@ import { ensureFixtures } from '../src/server.js';
 import { FixtureStore } from '../src/platform/fixture-store.js';
 import { capture, captureOne, writeCapture } from './capture.js';
 import { type ProbeResult, probeShapes } from './dkan-probe.js';
-import { type LoadResult, type Server, load, wrkVersion, median, pinSelfToCore1, rssMiB, rssParts, sequentialLatency, spawnNode, waitReady, download, hasTaskset } from './lib.js';
-import { type BaselineKind, type BenchContext, type Row, type Workload, BASELINE_LABEL, finalGoals, prepare, workloads } from './workloads.js';
+import {
+  type LoadResult,
+  type Server,
+  load,
+  wrkVersion,
+  median,
+  pinSelfToCore1,
+  rssMiB,
+  rssParts,
+  sequentialLatency,
+  spawnNode,
+  waitReady,
+  download,
+  hasTaskset,
+} from './lib.js';
+import {
+  type BaselineKind,
+  type BenchContext,
+  type Row,
+  type Workload,
+  BASELINE_LABEL,
+  finalGoals,
+  prepare,
+  workloads,
+} from './workloads.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -98,7 +121,11 @@ async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<vo
   try {
     const kinds = (w.baselines ?? []).filter((kind) => kind !== 'fastify-sqlite' || w.sql);
     const started = await Promise.allSettled(
-      kinds.map((kind) => (kind === 'fastify-sqlite' ? startBaseline(kind, path.join(ctx.dataDir, 'mockyard.db'), tmpFile(JSON.stringify(w.sql!(ctx, paths)))) : startBaseline(kind, captureFile))),
+      kinds.map((kind) =>
+        kind === 'fastify-sqlite'
+          ? startBaseline(kind, path.join(ctx.dataDir, 'mockyard.db'), tmpFile(JSON.stringify(w.sql!(ctx, paths))))
+          : startBaseline(kind, captureFile),
+      ),
     );
     started.forEach((r, k) => r.status === 'fulfilled' && baselines.push([kinds[k]!, r.value]));
     const failedStart = started.find((r) => r.status === 'rejected');
@@ -108,15 +135,30 @@ async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<vo
       if (kind === 'fastify-sqlite') continue;
       const replayed = await captureOne(server.url, paths[0]!, headers);
       const original = answers.get(paths[0]!)!;
-      if (replayed.status !== original.status || !replayed.body.equals(original.body) || replayed.headers['content-type'] !== original.headers['content-type']) {
-        throw new Error(`${w.id}: the ${BASELINE_LABEL[kind]} baseline does not replay mockyard's answer to ${paths[0]}`);
+      if (
+        replayed.status !== original.status ||
+        !replayed.body.equals(original.body) ||
+        replayed.headers['content-type'] !== original.headers['content-type']
+      ) {
+        throw new Error(
+          `${w.id}: the ${BASELINE_LABEL[kind]} baseline does not replay mockyard's answer to ${paths[0]}`,
+        );
       }
     }
     if (w.latencyProbe) {
       // One request at a time over a kept-alive connection: the latency of one answer without queueing.
       await sequentialLatency(mock.url, paths, args.quick ? 50 : 200, headers);
       const probe = await sequentialLatency(mock.url, paths, args.quick ? 200 : 1000, headers);
-      rows.push({ workload: `${w.id} (1 at a time)`, connections: 1, rps: 1000 / probe.median, p50: probe.median, p99: probe.p99, baselines: {}, rssMiB: null, note: 'sequential requests over HTTP' });
+      rows.push({
+        workload: `${w.id} (1 at a time)`,
+        connections: 1,
+        rps: 1000 / probe.median,
+        p50: probe.median,
+        p99: probe.p99,
+        baselines: {},
+        rssMiB: null,
+        note: 'sequential requests over HTTP',
+      });
     }
     for (const connections of connectionsList) {
       if (!args.quick) {
@@ -128,11 +170,21 @@ async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<vo
       const bs = new Map<BaselineKind, LoadResult[]>(baselines.map(([kind]) => [kind, []]));
       for (let round = 0; round < rounds; round++) {
         ms.push(await load(mock.url, paths, connections, duration, headers, tmp));
-        for (const [kind, server] of baselines) bs.get(kind)!.push(await load(server.url, paths, connections, duration, headers, tmp));
+        for (const [kind, server] of baselines)
+          bs.get(kind)!.push(await load(server.url, paths, connections, duration, headers, tmp));
       }
       const m = medianResult(ms);
       const ratios: Partial<Record<BaselineKind, number>> = {};
-      const row: Row = { workload: w.id, connections, rps: m.rps, p50: m.p50, p99: m.p99, baselines: {}, rssMiB: rssMiB(mock.child.pid), note: '' };
+      const row: Row = {
+        workload: w.id,
+        connections,
+        rps: m.rps,
+        p50: m.p50,
+        p99: m.p99,
+        baselines: {},
+        rssMiB: rssMiB(mock.child.pid),
+        note: '',
+      };
       const notes: string[] = [];
       if (failed.length) notes.push(`${failed.length} of ${answers.size} requests answer 4xx`);
       if (m.errors || m.non2xx) notes.push(`${m.errors} errors, ${m.non2xx} non-2xx`);
@@ -140,12 +192,20 @@ async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<vo
         const b = medianResult(results);
         ratios[kind] = m.rps / b.rps;
         row.baselines[kind] = { rps: b.rps, ratio: m.rps / b.rps };
-        if (b.errors || (b.non2xx && !failed.length)) notes.push(`${BASELINE_LABEL[kind]}: ${b.errors} errors, ${b.non2xx} non-2xx`);
+        if (b.errors || (b.non2xx && !failed.length))
+          notes.push(`${BASELINE_LABEL[kind]}: ${b.errors} errors, ${b.non2xx} non-2xx`);
       }
       if (rounds > 1) notes.push(`median of ${rounds}`);
       row.note = notes.join('; ');
       rows.push(row);
-      w.check?.({ connections, result: m, ratios, rssMiB: rssMiB(mock.child.pid), rssParts: rssParts(mock.child.pid), goal });
+      w.check?.({
+        connections,
+        result: m,
+        ratios,
+        rssMiB: rssMiB(mock.child.pid),
+        rssParts: rssParts(mock.child.pid),
+        goal,
+      });
     }
   } finally {
     for (const [, server] of baselines) await server.stop();
@@ -171,7 +231,14 @@ async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<vo
 
 function medianResult(results: LoadResult[]): LoadResult {
   const pick = (k: keyof LoadResult) => median(results.map((r) => r[k]));
-  return { rps: pick('rps'), p50: pick('p50'), p99: pick('p99'), errors: results.reduce((a, r) => a + r.errors, 0), non2xx: results.reduce((a, r) => a + r.non2xx, 0), bytesPerSec: pick('bytesPerSec') };
+  return {
+    rps: pick('rps'),
+    p50: pick('p50'),
+    p99: pick('p99'),
+    errors: results.reduce((a, r) => a + r.errors, 0),
+    non2xx: results.reduce((a, r) => a + r.non2xx, 0),
+    bytesPerSec: pick('bytesPerSec'),
+  };
 }
 
 async function startupFigures(dataDir: string): Promise<void> {
@@ -189,22 +256,50 @@ async function startupFigures(dataDir: string): Promise<void> {
   };
   const mockMs: number[] = [];
   const baseMs: number[] = [];
-  const planFile = tmpFile(JSON.stringify({ '/': { statements: ["SELECT json_object('status', 'ok') FROM mockyard_meta LIMIT 1"], params: [[]] } }));
+  const planFile = tmpFile(
+    JSON.stringify({
+      '/': { statements: ["SELECT json_object('status', 'ok') FROM mockyard_meta LIMIT 1"], params: [[]] },
+    }),
+  );
   for (let i = 0; i < runs; i++) {
     mockMs.push(await spawnToFirst200(() => startMockyard(dataDir), '/__mockyard/health'));
-    baseMs.push(await spawnToFirst200(() => startBaseline('fastify-sqlite', path.join(dataDir, 'mockyard.db'), planFile), '/'));
+    baseMs.push(
+      await spawnToFirst200(() => startBaseline('fastify-sqlite', path.join(dataDir, 'mockyard.db'), planFile), '/'),
+    );
   }
   const m = median(mockMs);
   const b = median(baseMs);
-  rows.push({ workload: 'startup', connections: null, rps: null, p50: m, p99: null, baselines: {}, rssMiB: null, note: `to first 200, median of ${runs}: ${m.toFixed(0)} ms vs ${b.toFixed(0)} ms for Fastify + better-sqlite3 (${(m / b).toFixed(2)}x)` });
-  goal('startup to first 200 <= 1.3x bare Fastify + better-sqlite3', m / b <= 1.3, `${(m / b).toFixed(2)}x (${m.toFixed(0)} / ${b.toFixed(0)} ms)`);
+  rows.push({
+    workload: 'startup',
+    connections: null,
+    rps: null,
+    p50: m,
+    p99: null,
+    baselines: {},
+    rssMiB: null,
+    note: `to first 200, median of ${runs}: ${m.toFixed(0)} ms vs ${b.toFixed(0)} ms for Fastify + better-sqlite3 (${(m / b).toFixed(2)}x)`,
+  });
+  goal(
+    'startup to first 200 <= 1.3x bare Fastify + better-sqlite3',
+    m / b <= 1.3,
+    `${(m / b).toFixed(2)}x (${m.toFixed(0)} / ${b.toFixed(0)} ms)`,
+  );
 }
 
 async function buildFigure(): Promise<void> {
   const dir = path.join(tmp, 'build');
   const config = resolveConfig({ dataDir: dir, logLevel: 'silent' }, {});
   const result = await ensureFixtures(config, () => {}, true);
-  rows.push({ workload: 'build', connections: null, rps: null, p50: null, p99: null, baselines: {}, rssMiB: null, note: `default fixture database built in ${result.seconds.toFixed(2)} s` });
+  rows.push({
+    workload: 'build',
+    connections: null,
+    rps: null,
+    p50: null,
+    p99: null,
+    baselines: {},
+    rssMiB: null,
+    note: `default fixture database built in ${result.seconds.toFixed(2)} s`,
+  });
   goal('default fixture database builds in <= 10 s', result.seconds <= 10, `${result.seconds.toFixed(2)} s`);
   rmSync(dir, { recursive: true, force: true });
 }
@@ -216,19 +311,35 @@ function fmt(n: number | null, digits = 0): string {
 const KINDS: BaselineKind[] = ['replay-http', 'replay-fastify', 'fastify-sqlite'];
 
 function printTable(): void {
-  const header = ['workload', 'conn', 'req/s', 'p50 ms', 'p99 ms', ...KINDS.flatMap((k) => [`${BASELINE_LABEL[k]} req/s`, 'ratio']), 'RSS MiB', 'note'];
+  const header = [
+    'workload',
+    'conn',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    ...KINDS.flatMap((k) => [`${BASELINE_LABEL[k]} req/s`, 'ratio']),
+    'RSS MiB',
+    'note',
+  ];
   const body = rows.map((r) => [
     r.workload,
     fmt(r.connections),
     fmt(r.rps),
     fmt(r.p50, 2),
     fmt(r.p99, 2),
-    ...KINDS.flatMap((k) => [fmt(r.baselines[k]?.rps ?? null), fmt(r.baselines[k]?.ratio ?? null, r.baselines[k] && r.baselines[k].ratio < 0.1 ? 4 : 2)]),
+    ...KINDS.flatMap((k) => [
+      fmt(r.baselines[k]?.rps ?? null),
+      fmt(r.baselines[k]?.ratio ?? null, r.baselines[k] && r.baselines[k].ratio < 0.1 ? 4 : 2),
+    ]),
     fmt(r.rssMiB, 0),
     r.note,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
   for (const row of body) console.log(line(row));
   console.log('\ngoals:');
@@ -238,14 +349,18 @@ function printTable(): void {
 async function main(): Promise<void> {
   pinSelfToCore1();
   const started = Date.now();
-  console.log(`mockyard bench: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, ${hasTaskset ? 'servers on core 0, wrk on core 1' : 'no taskset: unpinned'}; ${duration}s per run, ${rounds} rounds, at ${connectionsList.join(',')} connections, ${shapeCount} DKAN shapes`);
+  console.log(
+    `mockyard bench: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, ${hasTaskset ? 'servers on core 0, wrk on core 1' : 'no taskset: unpinned'}; ${duration}s per run, ${rounds} rounds, at ${connectionsList.join(',')} connections, ${shapeCount} DKAN shapes`,
+  );
   const scale1 = resolveConfig({ logLevel: 'silent' }, {});
   await ensureFixtures(scale1, (m) => console.log(`  ${m}`));
   const needScale10 = !args.quick && workloads.some((w) => w.scale === 10 && selected(w.id));
   const scale10Dir = path.join(root, 'bench', 'results', 'data-scale10');
   if (needScale10) {
     console.log('preparing the scale-10 fixture database (reused across runs) ...');
-    await ensureFixtures(resolveConfig({ logLevel: 'silent', scale: 10, dataDir: scale10Dir }, {}), (m) => console.log(`  ${m}`));
+    await ensureFixtures(resolveConfig({ logLevel: 'silent', scale: 10, dataDir: scale10Dir }, {}), (m) =>
+      console.log(`  ${m}`),
+    );
   }
 
   const elapsed = () => `[${((Date.now() - started) / 1000).toFixed(0)} s]`;
@@ -271,10 +386,20 @@ async function main(): Promise<void> {
     const mock = await startMockyard(dataDir, ['--scale', String(scale), ...serverArgs]);
     const store = FixtureStore.open(dataDir);
     await prepare(mock.url);
-    const ctx: BenchContext = { dataDir, scale, url: mock.url, store, config: resolveConfig({ dataDir, scale, logLevel: 'silent' }, {}), dkanShapes: shapeCount, measureDownload: (p) => download(`${mock.url}${p}`, mock.child.pid) };
+    const ctx: BenchContext = {
+      dataDir,
+      scale,
+      url: mock.url,
+      store,
+      config: resolveConfig({ dataDir, scale, logLevel: 'silent' }, {}),
+      dkanShapes: shapeCount,
+      measureDownload: (p) => download(`${mock.url}${p}`, mock.child.pid),
+    };
     try {
       for (const w of list) {
-        console.log(`${elapsed()} ${w.id}: ${w.title}${serverArgs.length ? ` (mockyard ${serverArgs.join(' ')})` : ''}`);
+        console.log(
+          `${elapsed()} ${w.id}: ${w.title}${serverArgs.length ? ` (mockyard ${serverArgs.join(' ')})` : ''}`,
+        );
         if (w.custom) await w.custom(ctx, { rows, goal, rss: () => rssMiB(mock.child.pid) });
         else await measure(ctx, mock, w);
       }
@@ -289,7 +414,10 @@ async function main(): Promise<void> {
   const out = path.join(root, 'bench', 'results');
   mkdirSync(out, { recursive: true });
   const file = path.join(out, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(file, `${JSON.stringify({ node: process.version, cpus: os.cpus().length, model: os.cpus()[0]?.model, loadGenerator: wrkVersion(), duration, rounds, connections: connectionsList, dkanShapes: shapeCount, seconds: (Date.now() - started) / 1000, rows, goals }, null, 2)}\n`);
+  writeFileSync(
+    file,
+    `${JSON.stringify({ node: process.version, cpus: os.cpus().length, model: os.cpus()[0]?.model, loadGenerator: wrkVersion(), duration, rounds, connections: connectionsList, dkanShapes: shapeCount, seconds: (Date.now() - started) / 1000, rows, goals }, null, 2)}\n`,
+  );
   console.log(`\nresults: ${path.relative(root, file)} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   rmSync(tmp, { recursive: true, force: true });
 }

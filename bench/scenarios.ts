@@ -8,46 +8,86 @@ export function scenarioBodies(n: number): Record<string, unknown> {
   return {
     appcenter: {
       appcenter: {
-        users: [{ name: 'owner', token: 'owner-token' }, { name: 'tester', token: 'tester-token', groups: ['owner/App/Beta'] }],
-        apps: [{
-          owner: 'owner', name: 'App', groups: [{ name: 'Beta' }, { name: 'Staff', members: ['owner'] }],
-          releases: Array.from({ length: n }, (_, i) => ({
-            id: i + 1, version: String(1000 + i), short_version: `1.${Math.floor(i / 10)}.${i % 10}`, uploaded_at: day(i),
-            ...(i % 3 === 0 ? {} : { distribution_groups: [{ name: i % 2 ? 'Beta' : 'Staff' }] }),
-          })),
-        }],
+        users: [
+          { name: 'owner', token: 'owner-token' },
+          { name: 'tester', token: 'tester-token', groups: ['owner/App/Beta'] },
+        ],
+        apps: [
+          {
+            owner: 'owner',
+            name: 'App',
+            groups: [{ name: 'Beta' }, { name: 'Staff', members: ['owner'] }],
+            releases: Array.from({ length: n }, (_, i) => ({
+              id: i + 1,
+              version: String(1000 + i),
+              short_version: `1.${Math.floor(i / 10)}.${i % 10}`,
+              uploaded_at: day(i),
+              ...(i % 3 === 0 ? {} : { distribution_groups: [{ name: i % 2 ? 'Beta' : 'Staff' }] }),
+            })),
+          },
+        ],
       },
     },
     agco: {
       agco: {
-        languages: [{ LocaleId: 1033, Description: 'English' }, { LocaleId: 1031, Description: 'German' }, { LocaleId: 1035, Description: 'Finnish', IsDeleted: true }],
+        languages: [
+          { LocaleId: 1033, Description: 'English' },
+          { LocaleId: 1031, Description: 'German' },
+          { LocaleId: 1035, Description: 'Finnish', IsDeleted: true },
+        ],
         definitions: Array.from({ length: n }, (_, i) => ({
-          Id: `Screen.Label.${i}`, DescriptionForTranslator: `Label number ${i} on the screen`,
-          Translations: [{ LanguageId: 1033, StringValue: `Label ${i}`, State: 'Original' }, { LanguageId: 1031, StringValue: `Beschriftung ${i}` }],
+          Id: `Screen.Label.${i}`,
+          DescriptionForTranslator: `Label number ${i} on the screen`,
+          Translations: [
+            { LanguageId: 1033, StringValue: `Label ${i}`, State: 'Original' },
+            { LanguageId: 1031, StringValue: `Beschriftung ${i}` },
+          ],
         })),
       },
     },
     marketcheck: {
       marketcheck: {
         listings: Array.from({ length: n }, (_, i) => ({
-          make: `Make${i % 12}`, model: `Model${i % 60}`, car_type: i % 3 ? 'used' : 'new', state: ['TX', 'CA', 'FL', 'NY'][i % 4],
-          city: `City${i % 9}`, price: 10_000 + ((i * 7919) % 40_000), miles: (i * 104_729) % 150_000, dom: 1 + (i % 90),
+          make: `Make${i % 12}`,
+          model: `Model${i % 60}`,
+          car_type: i % 3 ? 'used' : 'new',
+          state: ['TX', 'CA', 'FL', 'NY'][i % 4],
+          city: `City${i % 9}`,
+          price: 10_000 + ((i * 7919) % 40_000),
+          miles: (i * 104_729) % 150_000,
+          dom: 1 + (i % 90),
         })),
       },
     },
     archive: {
       archive: {
         items: Array.from({ length: Math.ceil(n / 10) }, (_, i) => ({
-          identifier: `item-${i}`, metadata: { title: `Item ${i}`, mediatype: 'texts' },
-          files: Array.from({ length: 10 }, (_, j) => ({ name: `file-${j}.txt`, content: `item ${i} file ${j}\n`.repeat(20) })),
+          identifier: `item-${i}`,
+          metadata: { title: `Item ${i}`, mediatype: 'texts' },
+          files: Array.from({ length: 10 }, (_, j) => ({
+            name: `file-${j}.txt`,
+            content: `item ${i} file ${j}\n`.repeat(20),
+          })),
         })),
       },
     },
     dkan: {
       dkan: {
-        datasets: [{
-          id: 'bench', resources: [{ rows: Array.from({ length: n }, (_, i) => ({ name: `row ${i}`, amount: (i * 37) % 1000, price: ((i * 13) % 10_000) / 100, day: day(i).slice(0, 10) })) }],
-        }],
+        datasets: [
+          {
+            id: 'bench',
+            resources: [
+              {
+                rows: Array.from({ length: n }, (_, i) => ({
+                  name: `row ${i}`,
+                  amount: (i * 37) % 1000,
+                  price: ((i * 13) % 10_000) / 100,
+                  day: day(i).slice(0, 10),
+                })),
+              },
+            ],
+          },
+        ],
       },
     },
   };
@@ -56,9 +96,14 @@ export function scenarioBodies(n: number): Record<string, unknown> {
 async function put(url: string, name: string, body: unknown): Promise<number> {
   const text = JSON.stringify(body);
   const started = process.hrtime.bigint();
-  const res = await fetch(`${url}/__mockyard/scenarios/${name}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: text });
+  const res = await fetch(`${url}/__mockyard/scenarios/${name}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: text,
+  });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  if (res.status !== 201 && res.status !== 200) throw new Error(`PUT scenario ${name}: ${res.status} ${await res.text()}`);
+  if (res.status !== 201 && res.status !== 200)
+    throw new Error(`PUT scenario ${name}: ${res.status} ${await res.text()}`);
   return ms;
 }
 
@@ -69,7 +114,16 @@ export async function scenarioCreation(url: string, { rows, goal }: Pick<CustomA
     const times: number[] = [];
     for (let i = 0; i < 5; i++) times.push(await put(url, `bench-${area}`, body));
     const ms = median(times);
-    rows.push({ workload: `S-create-${area}`, connections: 1, rps: null, p50: ms, p99: Math.max(...times), baselines: {}, rssMiB: null, note: '1,000 records, PUT over HTTP' });
+    rows.push({
+      workload: `S-create-${area}`,
+      connections: 1,
+      rps: null,
+      p50: ms,
+      p99: Math.max(...times),
+      baselines: {},
+      rssMiB: null,
+      note: '1,000 records, PUT over HTTP',
+    });
     goal(`creating a 1,000-record ${area} scenario <= 200 ms`, ms <= 200, `${ms.toFixed(1)} ms`);
   }
   await fetch(`${url}/__mockyard/reset`, { method: 'POST', headers: { 'x-mockyard-admin': '1' } });
@@ -79,13 +133,24 @@ export async function scenarioCreation(url: string, { rows, goal }: Pick<CustomA
  * The same request in a scenario and on generated data, alternating, medians of 3 runs. The App Center
  * scenario is the generated app's own release list pasted back, so both answers have the same size.
  */
-export async function scenarioSpeed(url: string, duration: number, connections: number, { rows, goal }: Pick<CustomArgs, 'rows' | 'goal'>): Promise<void> {
-  const catalog = (await (await fetch(`${url}/__mockyard/fixtures`)).json()) as { appcenter: { tokens: { token: string; user: string }[]; apps: { owner: string; app: string }[] } };
+export async function scenarioSpeed(
+  url: string,
+  duration: number,
+  connections: number,
+  { rows, goal }: Pick<CustomArgs, 'rows' | 'goal'>,
+): Promise<void> {
+  const catalog = (await (await fetch(`${url}/__mockyard/fixtures`)).json()) as {
+    appcenter: { tokens: { token: string; user: string }[]; apps: { owner: string; app: string }[] };
+  };
   const app = catalog.appcenter.apps[0]!;
   const token = catalog.appcenter.tokens.find((t) => t.user === app.owner)?.token ?? catalog.appcenter.tokens[0]!.token;
   const releasesPath = `/appcenter/v0.1/apps/${app.owner}/${app.app}/releases`;
-  const releases = (await (await fetch(`${url}${releasesPath}`, { headers: { 'x-api-token': token } })).json()) as { distribution_groups?: { name: string }[] }[];
-  const groups = [...new Set(releases.flatMap((r) => (r.distribution_groups ?? []).map((g) => g.name)))].map((name) => ({ name }));
+  const releases = (await (await fetch(`${url}${releasesPath}`, { headers: { 'x-api-token': token } })).json()) as {
+    distribution_groups?: { name: string }[];
+  }[];
+  const groups = [...new Set(releases.flatMap((r) => (r.distribution_groups ?? []).map((g) => g.name)))].map(
+    (name) => ({ name }),
+  );
   await put(url, 'bench-paste', {
     appcenter: { users: [{ name: app.owner, token }], apps: [{ owner: app.owner, name: app.app, groups, releases }] },
     marketcheck: (scenarioBodies(1000).marketcheck as { marketcheck: unknown }).marketcheck,
@@ -105,7 +170,16 @@ export async function scenarioSpeed(url: string, duration: number, connections: 
       scn.push((await load(url, [c.path], connections, duration, scenarioHeaders)).rps);
     }
     const ratio = median(scn) / median(gen);
-    rows.push({ workload: `S-${c.id}`, connections, rps: median(scn), p50: null, p99: null, baselines: {}, rssMiB: null, note: `Mockyard-Scenario header; ${ratio.toFixed(2)}x the same request on generated data (${median(gen).toFixed(0)} req/s)` });
+    rows.push({
+      workload: `S-${c.id}`,
+      connections,
+      rps: median(scn),
+      p50: null,
+      p99: null,
+      baselines: {},
+      rssMiB: null,
+      note: `Mockyard-Scenario header; ${ratio.toFixed(2)}x the same request on generated data (${median(gen).toFixed(0)} req/s)`,
+    });
     goal(`${c.id} in a scenario >= 0.8x the same request on generated data`, ratio >= 0.8, `${ratio.toFixed(2)}x`);
   }
   await fetch(`${url}/__mockyard/reset`, { method: 'POST', headers: { 'x-mockyard-admin': '1' } });

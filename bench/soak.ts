@@ -41,7 +41,12 @@ interface Catalog {
   marketcheck: { apiKeys: string[]; states: { us: string[]; ca: string[] }; cities: string[] };
   appcenter: { tokens: { token: string; groups: string[] }[] };
   agco: { tokens: string[]; stringIds: string[]; languages: { id: number }[] };
-  dkan: { datasets: { id: string; resources: { index: number; distributionId: string; columns: { name: string; type: string }[] }[] }[] };
+  dkan: {
+    datasets: {
+      id: string;
+      resources: { index: number; distributionId: string; columns: { name: string; type: string }[] }[];
+    }[];
+  };
 }
 
 interface Req {
@@ -60,41 +65,89 @@ function mix(c: Catalog): Req[] {
     out.push({ area: 'archive', path: `/archive/metadata/${item.identifier}` });
     out.push({ area: 'archive', path: `/archive/metadata/${item.identifier}/files` });
     const small = item.files.filter((f) => /\.(xml|txt|json|csv)$/.test(f));
-    for (const f of small.slice(0, 2)) out.push({ area: 'archive', path: `/archive/download/${item.identifier}/${f.split('/').map(enc).join('/')}` });
-    if (small[0]) out.push({ area: 'archive', path: `/archive/download/${item.identifier}/${enc(small[0])}`, headers: { range: `bytes=${i}-${i + 99}` } });
+    for (const f of small.slice(0, 2))
+      out.push({ area: 'archive', path: `/archive/download/${item.identifier}/${f.split('/').map(enc).join('/')}` });
+    if (small[0])
+      out.push({
+        area: 'archive',
+        path: `/archive/download/${item.identifier}/${enc(small[0])}`,
+        headers: { range: `bytes=${i}-${i + 99}` },
+      });
   }
   out.push({ area: 'archive', path: '/archive/download/no-such-item/file.txt' });
   const key = c.marketcheck.apiKeys[0] ?? 'soak';
   for (const t of ['new', 'used']) {
     out.push({ area: 'marketcheck', path: `/marketcheck/popular/cars?api_key=${key}&car_type=${t}` });
-    for (const s of c.marketcheck.states.us.slice(0, 15)) out.push({ area: 'marketcheck', path: `/marketcheck/popular/cars?api_key=${key}&car_type=${t}&state=${s}` });
-    for (const city of c.marketcheck.cities.slice(0, 15)) out.push({ area: 'marketcheck', path: `/marketcheck/popular/cars?api_key=${key}&car_type=${t}&city_state=${enc(city)}` });
+    for (const s of c.marketcheck.states.us.slice(0, 15))
+      out.push({ area: 'marketcheck', path: `/marketcheck/popular/cars?api_key=${key}&car_type=${t}&state=${s}` });
+    for (const city of c.marketcheck.cities.slice(0, 15))
+      out.push({
+        area: 'marketcheck',
+        path: `/marketcheck/popular/cars?api_key=${key}&car_type=${t}&city_state=${enc(city)}`,
+      });
   }
   out.push({ area: 'marketcheck', path: `/marketcheck/popular/cars?api_key=${key}&car_type=old` });
   for (const t of c.appcenter.tokens) {
     for (const g of t.groups) {
       const [owner, app] = g.split('/');
-      out.push({ area: 'appcenter', path: `/appcenter/v0.1/apps/${enc(owner!)}/${enc(app!)}/releases`, headers: { 'x-api-token': t.token } });
-      out.push({ area: 'appcenter', path: `/appcenter/v0.1/apps/${enc(owner!)}/${enc(app!)}/releases?published_only=true&top=5`, headers: { 'x-api-token': t.token } });
+      out.push({
+        area: 'appcenter',
+        path: `/appcenter/v0.1/apps/${enc(owner!)}/${enc(app!)}/releases`,
+        headers: { 'x-api-token': t.token },
+      });
+      out.push({
+        area: 'appcenter',
+        path: `/appcenter/v0.1/apps/${enc(owner!)}/${enc(app!)}/releases?published_only=true&top=5`,
+        headers: { 'x-api-token': t.token },
+      });
     }
   }
-  out.push({ area: 'appcenter', path: '/appcenter/v0.1/apps/nobody/nothing/releases', headers: { 'x-api-token': c.appcenter.tokens[0]!.token } });
+  out.push({
+    area: 'appcenter',
+    path: '/appcenter/v0.1/apps/nobody/nothing/releases',
+    headers: { 'x-api-token': c.appcenter.tokens[0]!.token },
+  });
   const auth = { authorization: `Bearer ${c.agco.tokens[0]}` };
   const langs = c.agco.languages.map((l) => l.id);
   for (let i = 0; i < 30; i++) {
     out.push({ area: 'agco', path: `/agco/api/v2/StringDefinitions?limit=${10 + i}&offset=${i * 7}`, headers: auth });
-    out.push({ area: 'agco', path: `/agco/api/v2/StringDefinitions?includeTranslations=true&languageIds=${langs[i % langs.length]}&limit=20`, headers: auth });
-    out.push({ area: 'agco', path: `/agco/api/v2/StringDefinitions?stringIds=${c.agco.stringIds.slice(i, i + 5).map(enc).join(',')}`, headers: auth });
+    out.push({
+      area: 'agco',
+      path: `/agco/api/v2/StringDefinitions?includeTranslations=true&languageIds=${langs[i % langs.length]}&limit=20`,
+      headers: auth,
+    });
+    out.push({
+      area: 'agco',
+      path: `/agco/api/v2/StringDefinitions?stringIds=${c.agco.stringIds
+        .slice(i, i + 5)
+        .map(enc)
+        .join(',')}`,
+      headers: auth,
+    });
   }
-  out.push({ area: 'agco', path: '/agco/api/v2/StringDefinitions?useFullText=true&descriptionText=warning', headers: auth });
-  out.push({ area: 'agco', path: '/agco/api/v2/StringDefinitions?includeTranslations=true&stringText=trac*', headers: { ...auth, accept: 'application/xml' } });
+  out.push({
+    area: 'agco',
+    path: '/agco/api/v2/StringDefinitions?useFullText=true&descriptionText=warning',
+    headers: auth,
+  });
+  out.push({
+    area: 'agco',
+    path: '/agco/api/v2/StringDefinitions?includeTranslations=true&stringText=trac*',
+    headers: { ...auth, accept: 'application/xml' },
+  });
   for (const ds of c.dkan.datasets.slice(0, 4)) {
     for (const r of ds.resources) {
       const text = r.columns.find((col) => col.type === 'text')?.name ?? r.columns[0]!.name;
       for (let i = 0; i < 25; i++) {
         out.push({ area: 'dkan', path: `/dkan/datastore/query/${ds.id}/${r.index}?limit=${20 + i}&offset=${i * 131}` });
-        out.push({ area: 'dkan', path: `/dkan/datastore/query/${r.distributionId}?limit=10&sort=${text}&offset=${i * 17}` });
-        out.push({ area: 'dkan', path: `/dkan/datastore/query/${ds.id}/${r.index}?limit=5&conditions[0][property]=${text}&conditions[0][value]=${'ABCDEFGHIJKLMNOPQRSTUVWXY'[i]}%25&conditions[0][operator]=like` });
+        out.push({
+          area: 'dkan',
+          path: `/dkan/datastore/query/${r.distributionId}?limit=10&sort=${text}&offset=${i * 17}`,
+        });
+        out.push({
+          area: 'dkan',
+          path: `/dkan/datastore/query/${ds.id}/${r.index}?limit=5&conditions[0][property]=${text}&conditions[0][value]=${'ABCDEFGHIJKLMNOPQRSTUVWXY'[i]}%25&conditions[0][operator]=like`,
+        });
       }
       out.push({ area: 'dkan', path: `/dkan/datastore/query/${ds.id}/${r.index}?limit=5&format=csv` });
     }
@@ -153,7 +206,11 @@ pinSelfToCore1();
 const cli = path.join(packageRoot(), 'dist', 'bundle', 'cli.js');
 // The longest stall of the server's event loop is measured inside it, by a preloaded monitor.
 const monitor = path.join(packageRoot(), 'dist', 'bench', 'stall-monitor.js');
-const server = await waitReady(spawnNode(['--import', monitor, cli, '--port', '0', '--log-level', 'warn']), /ready at (http:\/\/\S+)/, (m) => m[1]!);
+const server = await waitReady(
+  spawnNode(['--import', monitor, cli, '--port', '0', '--log-level', 'warn']),
+  /ready at (http:\/\/\S+)/,
+  (m) => m[1]!,
+);
 const pid = server.child.pid;
 let serverErr = '';
 server.child.stderr?.on('data', (c: Buffer) => (serverErr += c.toString()));
@@ -164,7 +221,13 @@ try {
   const requests = mix(catalog);
   const perArea: Record<string, number> = {};
   for (const r of requests) perArea[r.area] = (perArea[r.area] ?? 0) + 1;
-  console.log(`soak: ${duration} s at ${connections} connections against ${server.url} (pid ${pid}), ${requests.length} distinct requests (${Object.entries(perArea).map(([a, n]) => `${a} ${n}`).join(', ')}), warm-up ${warmup} s`);
+  console.log(
+    `soak: ${duration} s at ${connections} connections against ${server.url} (pid ${pid}), ${requests.length} distinct requests (${Object.entries(
+      perArea,
+    )
+      .map(([a, n]) => `${a} ${n}`)
+      .join(', ')}), warm-up ${warmup} s`,
+  );
 
   server.child.kill('SIGWINCH'); // start-up is not part of the measurement
   const samples: { t: number; rss: number }[] = [];
@@ -201,23 +264,39 @@ try {
   const peak = Math.max(...samples.map((s) => s.rss));
   const growth = ((end - base) / base) * 100;
   const errors = result.errors + result.timeouts + result['5xx'];
-  const curve = Array.from({ length: 11 }, (_, k) => samples[Math.round((k / 10) * (samples.length - 1))]!).map((s) => `${s.t.toFixed(0)}s ${s.rss.toFixed(0)}`);
+  const curve = Array.from({ length: 11 }, (_, k) => samples[Math.round((k / 10) * (samples.length - 1))]!).map(
+    (s) => `${s.t.toFixed(0)}s ${s.rss.toFixed(0)}`,
+  );
 
-  console.log(`requests:  ${result.requests.total} (${result.requests.average.toFixed(0)} req/s) per area: ${Object.entries(sent).map(([a, n]) => `${a} ${n}`).join(', ')}`);
-  console.log(`statuses:  2xx ${result['2xx']}, 3xx ${result['3xx']}, 4xx ${result['4xx']} (expected: the mix has a few), 5xx ${result['5xx']}; socket errors ${result.errors}, timeouts ${result.timeouts}`);
+  console.log(
+    `requests:  ${result.requests.total} (${result.requests.average.toFixed(0)} req/s) per area: ${Object.entries(sent)
+      .map(([a, n]) => `${a} ${n}`)
+      .join(', ')}`,
+  );
+  console.log(
+    `statuses:  2xx ${result['2xx']}, 3xx ${result['3xx']}, 4xx ${result['4xx']} (expected: the mix has a few), 5xx ${result['5xx']}; socket errors ${result.errors}, timeouts ${result.timeouts}`,
+  );
   console.log(`latency:   p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`);
   const probeLine = (list: { ms: number }[]) => {
     const ms = list.map((l) => l.ms);
     return `p50 ${pct(ms, 50).toFixed(1)} ms, p99 ${pct(ms, 99).toFixed(1)} ms, max ${Math.max(...ms).toFixed(1)} ms`;
   };
-  console.log(`probe:     ${health.latencies.length} health checks (event-loop delay seen from outside): ${probeLine(health.latencies)}, failures ${health.failures}`);
+  console.log(
+    `probe:     ${health.latencies.length} health checks (event-loop delay seen from outside): ${probeLine(health.latencies)}, failures ${health.failures}`,
+  );
   console.log(`           after warm-up: ${probeLine(health.latencies.filter((l) => l.t >= warmup))}`);
-  console.log(`memory:    start ${samples[0]!.rss.toFixed(1)} MiB, after warm-up ${base.toFixed(1)} MiB, peak ${peak.toFixed(1)} MiB, end ${end.toFixed(1)} MiB (growth after warm-up ${growth.toFixed(1)} %)`);
+  console.log(
+    `memory:    start ${samples[0]!.rss.toFixed(1)} MiB, after warm-up ${base.toFixed(1)} MiB, peak ${peak.toFixed(1)} MiB, end ${end.toFixed(1)} MiB (growth after warm-up ${growth.toFixed(1)} %)`,
+  );
   console.log(`curve MiB: ${curve.join(' | ')}`);
   console.log(`journal:   ${journal.count} entries kept`);
 
   const goals = [
-    { name: 'errors (socket errors, timeouts, 5xx) = 0', pass: errors === 0 && health.failures === 0, value: String(errors + health.failures) },
+    {
+      name: 'errors (socket errors, timeouts, 5xx) = 0',
+      pass: errors === 0 && health.failures === 0,
+      value: String(errors + health.failures),
+    },
     { name: `RSS growth after warm-up < ${rssGoal} %`, pass: growth < rssGoal, value: `${growth.toFixed(1)} %` },
   ];
   for (const g of goals) console.log(`${g.pass ? 'PASS' : 'FAIL'}  ${g.name}: ${g.value}`);

@@ -8,5 +8,7 @@ histogram.enable();
 process.on('SIGWINCH', () => histogram.reset());
 process.on('exit', () => {
   const ms = (ns: number) => (ns / 1e6).toFixed(1);
-  process.stderr.write(`event-loop-stall: max ${ms(histogram.max)} ms, p99 ${ms(histogram.percentile(99))} ms, mean ${ms(histogram.mean)} ms\n`);
+  process.stderr.write(
+    `event-loop-stall: max ${ms(histogram.max)} ms, p99 ${ms(histogram.percentile(99))} ms, mean ${ms(histogram.mean)} ms\n`,
+  );
 });

@@ -24,7 +24,11 @@ export interface BenchContext {
  * mockyard runs for each request.
  */
 export type BaselineKind = 'replay-http' | 'replay-fastify' | 'fastify-sqlite';
-export const BASELINE_LABEL: Record<BaselineKind, string> = { 'replay-http': 'node:http', 'replay-fastify': 'Fastify', 'fastify-sqlite': 'same SQL' };
+export const BASELINE_LABEL: Record<BaselineKind, string> = {
+  'replay-http': 'node:http',
+  'replay-fastify': 'Fastify',
+  'fastify-sqlite': 'same SQL',
+};
 
 export interface Row {
   workload: string;
@@ -103,21 +107,31 @@ const fileOf = (suffix: string) => {
 };
 
 const B = (query: string) => `/marketcheck/popular/cars?api_key=${mcKey()}&car_type=used${query}`;
-const releasesPath = () => `/appcenter/v0.1/apps/${appcenter().app.owner}/${appcenter().app.app}/releases?published_only=true&top=20`;
+const releasesPath = () =>
+  `/appcenter/v0.1/apps/${appcenter().app.owner}/${appcenter().app.app}/releases?published_only=true&top=20`;
 const stringsPath = '/agco/api/v2/StringDefinitions?includeTranslations=true&descriptionText=*speed*&limit=10';
 const authHeaders = () => ({ 'x-api-token': appcenter().token, authorization: `Bearer ${cat().agco.tokens[0]}` });
 
 const REPLAY: BaselineKind[] = ['replay-http', 'replay-fastify'];
 
 /** Cached and repeated answers: at least `min` of bare node:http replaying the same bytes, at 10 connections. */
-const atLeast = (name: string, min = 0.7) => ({ connections, ratios, goal }: CheckArgs) => {
-  const ratio = ratios['replay-http'];
-  if (ratio !== undefined && connections === 10) goal(`${name} >= ${min}x bare node:http replaying the same bytes`, ratio >= min, `${ratio.toFixed(2)}x at 10 connections`);
-};
+const atLeast =
+  (name: string, min = 0.7) =>
+  ({ connections, ratios, goal }: CheckArgs) => {
+    const ratio = ratios['replay-http'];
+    if (ratio !== undefined && connections === 10)
+      goal(
+        `${name} >= ${min}x bare node:http replaying the same bytes`,
+        ratio >= min,
+        `${ratio.toFixed(2)}x at 10 connections`,
+      );
+  };
 
-const mixPaths = (ctx: BenchContext, count = ctx.dkanShapes) => dkanShapes(ctx.store, largestResource(ctx.store), count).map((s) => s.path);
+const mixPaths = (ctx: BenchContext, count = ctx.dkanShapes) =>
+  dkanShapes(ctx.store, largestResource(ctx.store), count).map((s) => s.path);
 /** The repeated query: the mix's first equality filter (with its sort and page). */
-const repeatedPath = (ctx: BenchContext) => dkanShapes(ctx.store, largestResource(ctx.store), 14).find((s) => s.family === 'equality')!.path;
+const repeatedPath = (ctx: BenchContext) =>
+  dkanShapes(ctx.store, largestResource(ctx.store), 14).find((s) => s.family === 'equality')!.path;
 
 /** DKAN's mixed-shape workload: every request a distinct query of the mix, with the answer cache off. */
 function dkanMix(id: string, title: string, scale: 1 | 10): Workload {
@@ -140,23 +154,81 @@ function dkanMix(id: string, title: string, scale: 1 | 10): Workload {
     check: ({ connections, result, ratios, goal }) => {
       const ratio = ratios['replay-http'];
       if (scale !== 1 || connections !== 10 || ratio === undefined) return;
-      goal('E mixed-shape distinct queries (100,000 rows) >= 0.05x bare node:http replaying the same answers', ratio >= 0.05, `${ratio.toFixed(4)}x at 10 connections`);
-      goal('E mixed-shape distinct queries (100,000 rows) p99 <= 20 ms at 10 connections', result.p99 <= 20, `${result.p99.toFixed(1)} ms`);
+      goal(
+        'E mixed-shape distinct queries (100,000 rows) >= 0.05x bare node:http replaying the same answers',
+        ratio >= 0.05,
+        `${ratio.toFixed(4)}x at 10 connections`,
+      );
+      goal(
+        'E mixed-shape distinct queries (100,000 rows) p99 <= 20 ms at 10 connections',
+        result.p99 <= 20,
+        `${result.p99.toFixed(1)} ms`,
+      );
     },
   };
 }
 
 export const workloads: Workload[] = [
-  { id: 'B-national', title: 'MarketCheck national ranking', baselines: REPLAY, paths: () => [B('')], check: atLeast('B national ranking') },
-  { id: 'B-state', title: 'MarketCheck state ranking', baselines: REPLAY, paths: () => [B('&state=TX')], check: atLeast('B state ranking') },
-  { id: 'B-city', title: 'MarketCheck city ranking', baselines: REPLAY, paths: () => [B(`&city_state=${encodeURIComponent(cat().marketcheck.cities[0]!)}`)], check: atLeast('B city ranking') },
-  { id: 'C-releases', title: 'App Center releases, published_only + top', baselines: REPLAY, headers: authHeaders, paths: () => [releasesPath()], check: atLeast('C releases') },
-  { id: 'D-strings', title: 'AGCO definitions with translations and a wildcard', baselines: REPLAY, headers: authHeaders, paths: () => [stringsPath], check: atLeast('D definitions') },
-  { id: 'E-repeated', title: 'DKAN the same query again and again (answer cache)', baselines: REPLAY, latencyProbe: true, paths: (ctx) => [repeatedPath(ctx)], check: atLeast('E repeated query') },
+  {
+    id: 'B-national',
+    title: 'MarketCheck national ranking',
+    baselines: REPLAY,
+    paths: () => [B('')],
+    check: atLeast('B national ranking'),
+  },
+  {
+    id: 'B-state',
+    title: 'MarketCheck state ranking',
+    baselines: REPLAY,
+    paths: () => [B('&state=TX')],
+    check: atLeast('B state ranking'),
+  },
+  {
+    id: 'B-city',
+    title: 'MarketCheck city ranking',
+    baselines: REPLAY,
+    paths: () => [B(`&city_state=${encodeURIComponent(cat().marketcheck.cities[0]!)}`)],
+    check: atLeast('B city ranking'),
+  },
+  {
+    id: 'C-releases',
+    title: 'App Center releases, published_only + top',
+    baselines: REPLAY,
+    headers: authHeaders,
+    paths: () => [releasesPath()],
+    check: atLeast('C releases'),
+  },
+  {
+    id: 'D-strings',
+    title: 'AGCO definitions with translations and a wildcard',
+    baselines: REPLAY,
+    headers: authHeaders,
+    paths: () => [stringsPath],
+    check: atLeast('D definitions'),
+  },
+  {
+    id: 'E-repeated',
+    title: 'DKAN the same query again and again (answer cache)',
+    baselines: REPLAY,
+    latencyProbe: true,
+    paths: (ctx) => [repeatedPath(ctx)],
+    check: atLeast('E repeated query'),
+  },
   dkanMix('E-mix-100k', 'DKAN mixed-shape distinct queries, 100,000 rows', 1),
   dkanMix('E-mix-1M', 'DKAN mixed-shape distinct queries, 1,000,000 rows (scale 10)', 10),
-  { id: 'A-metadata', title: 'Internet Archive item metadata', baselines: REPLAY, paths: () => [`/archive/metadata/${okItems()[0]!.identifier}`], check: atLeast('A metadata') },
-  { id: 'A-download-1MB', title: 'Internet Archive 1 MiB download', baselines: REPLAY, paths: () => [fileOf('_512kb.mp4')] },
+  {
+    id: 'A-metadata',
+    title: 'Internet Archive item metadata',
+    baselines: REPLAY,
+    paths: () => [`/archive/metadata/${okItems()[0]!.identifier}`],
+    check: atLeast('A metadata'),
+  },
+  {
+    id: 'A-download-1MB',
+    title: 'Internet Archive 1 MiB download',
+    baselines: REPLAY,
+    paths: () => [fileOf('_512kb.mp4')],
+  },
   {
     id: 'A-download-1GiB',
     title: 'Internet Archive 1 GiB download, one stream',
@@ -167,10 +239,20 @@ export const workloads: Workload[] = [
       await ctx.measureDownload(p); // first read warms the page cache; the goal is about mockyard, not the disk
       const runs = [await ctx.measureDownload(p), await ctx.measureDownload(p)];
       const best = runs.reduce((a, b) => (a.bytes / a.seconds > b.bytes / b.seconds ? a : b));
-      if (best.bytes !== 1024 ** 3) throw new Error(`${p} answered ${best.bytes} bytes, not 1 GiB: is the scale-10 database built?`);
+      if (best.bytes !== 1024 ** 3)
+        throw new Error(`${p} answered ${best.bytes} bytes, not 1 GiB: is the scale-10 database built?`);
       const gbps = best.bytes / best.seconds / 1e9;
       const growth = Math.max(...runs.map((r) => r.peakRssGrowthMiB));
-      rows.push({ workload: 'A-download-1GiB', connections: 1, rps: null, p50: null, p99: null, baselines: {}, rssMiB: null, note: `${gbps.toFixed(2)} GB/s, RSS growth ${growth.toFixed(1)} MiB (${best.bytes} bytes)` });
+      rows.push({
+        workload: 'A-download-1GiB',
+        connections: 1,
+        rps: null,
+        p50: null,
+        p99: null,
+        baselines: {},
+        rssMiB: null,
+        note: `${gbps.toFixed(2)} GB/s, RSS growth ${growth.toFixed(1)} MiB (${best.bytes} bytes)`,
+      });
       goal('1 GiB download >= 1 GB/s', gbps >= 1, `${gbps.toFixed(2)} GB/s`);
       goal('1 GiB download grows RSS by <= 30 MB', growth * 1.048576 <= 30, `${(growth * 1.048576).toFixed(1)} MB`);
     },
@@ -192,9 +274,21 @@ export const workloads: Workload[] = [
     title: 'mixed load over all areas, DKAN from the query mix (default options)',
     isolated: true,
     headers: authHeaders,
-    paths: (ctx) => [B(''), B('&state=CA'), releasesPath(), stringsPath, `/archive/metadata/${okItems()[1]!.identifier}`, fileOf('.txt'), ...mixPaths(ctx, 50)],
+    paths: (ctx) => [
+      B(''),
+      B('&state=CA'),
+      releasesPath(),
+      stringsPath,
+      `/archive/metadata/${okItems()[1]!.identifier}`,
+      fileOf('.txt'),
+      ...mixPaths(ctx, 50),
+    ],
     check: ({ connections, rssMiB, rssParts, goal }) => {
-      goal(`resident memory after the mixed load (${connections} connections) <= 100 MB`, rssMiB * 1.048576 <= 100, `${(rssMiB * 1.048576).toFixed(0)} MB (anonymous ${(rssParts.anon * 1.048576).toFixed(0)} MB, mapped files ${(rssParts.file * 1.048576).toFixed(0)} MB)`);
+      goal(
+        `resident memory after the mixed load (${connections} connections) <= 100 MB`,
+        rssMiB * 1.048576 <= 100,
+        `${(rssMiB * 1.048576).toFixed(0)} MB (anonymous ${(rssParts.anon * 1.048576).toFixed(0)} MB, mapped files ${(rssParts.file * 1.048576).toFixed(0)} MB)`,
+      );
     },
   },
 ];
@@ -210,10 +304,18 @@ export function finalGoals(shapeProbes: ReadonlyMap<string, ProbeResult[]>, goal
   const large = shapeProbes.get('E-mix-1M');
   if (small?.length && large?.length) {
     const [a, b] = [median(small.map((r) => r.ms)), median(large.map((r) => r.ms))];
-    goal('E mix at 1,000,000 rows: median <= 2x the 100,000-row median (one request at a time)', b <= 2 * a, `${b.toFixed(2)} ms vs ${a.toFixed(2)} ms (${(b / a).toFixed(2)}x)`);
+    goal(
+      'E mix at 1,000,000 rows: median <= 2x the 100,000-row median (one request at a time)',
+      b <= 2 * a,
+      `${b.toFixed(2)} ms vs ${a.toFixed(2)} ms (${(b / a).toFixed(2)}x)`,
+    );
   }
   if (large?.length) {
     const slowest = large.reduce((x, y) => (y.ms > x.ms ? y : x));
-    goal('E mix at 1,000,000 rows: no shape slower than 50 ms one request at a time', slowest.ms <= 50, `slowest ${slowest.ms.toFixed(1)} ms: ${slowest.shape.family}, sort ${slowest.shape.sort}`);
+    goal(
+      'E mix at 1,000,000 rows: no shape slower than 50 ms one request at a time',
+      slowest.ms <= 50,
+      `slowest ${slowest.ms.toFixed(1)} ms: ${slowest.shape.family}, sort ${slowest.shape.sort}`,
+    );
   }
 }

@@ -57,7 +57,11 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return { level: config.logLevel, serializers };
 }
 
-export async function buildApp(config: Config, stores: Stores, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  stores: Stores,
+  options: BuildAppOptions = {},
+): Promise<FastifyInstance> {
   const areas = options.only ? [options.only] : (options.areas ?? AREAS);
   const areaOf = areaResolver(areas, options.only);
   const realHosts = options.only ? undefined : options.realHosts;

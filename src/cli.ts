@@ -5,7 +5,16 @@ import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import closeWithGrace from 'close-with-grace';
 import { AREAS } from './areas/index.js';
-import { ConfigError, OPTIONS, caDirOf, defaultText, renderOptionsTable, resolveConfig, type Config, type ConfigInput } from './config.js';
+import {
+  ConfigError,
+  OPTIONS,
+  caDirOf,
+  defaultText,
+  renderOptionsTable,
+  resolveConfig,
+  type Config,
+  type ConfigInput,
+} from './config.js';
 import { loadConfigFile } from './config-file.js';
 import { watchParent } from './parent-watch.js';
 import { packageRoot } from './paths.js';
@@ -29,7 +38,10 @@ function addOptions(command: Command, keys?: readonly (keyof Config)[]): Command
     command.addOption(new Option(spec.flag, `${spec.description} (env ${spec.env}, default ${defaultText(spec)})`));
   }
   command.addOption(
-    new Option('--config <file>', 'JSON file whose keys are option names, e.g. {"port": 4010, "seed": 7}; flags and environment win over it (env MOCKYARD_CONFIG)'),
+    new Option(
+      '--config <file>',
+      'JSON file whose keys are option names, e.g. {"port": 4010, "seed": 7}; flags and environment win over it (env MOCKYARD_CONFIG)',
+    ),
   );
   return command;
 }
@@ -62,7 +74,8 @@ export function banner(running: RunningMockyard, mockyardVersion: string): strin
     const own = running.areaUrls[area.name];
     lines.push(`  ${area.name.padEnd(11)} ${url}${area.prefix}${own ? `  and ${own}` : ''}  (for ${area.upstream})`);
   }
-  if (running.tlsUrl) lines.push(`  https       ${running.tlsUrl}  (CA certificate ${running.caCertPath}; see \`mockyard ca\`)`);
+  if (running.tlsUrl)
+    lines.push(`  https       ${running.tlsUrl}  (CA certificate ${running.caCertPath}; see \`mockyard ca\`)`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -89,14 +102,24 @@ addOptions(program).action(async (flags: Record<string, unknown>) => {
   });
 });
 
-addOptions(program.command('fixtures').description('Build the fixture database now (normally done on start when missing or stale)'), FIXTURE_OPTIONS)
+addOptions(
+  program
+    .command('fixtures')
+    .description('Build the fixture database now (normally done on start when missing or stale)'),
+  FIXTURE_OPTIONS,
+)
   .option('--force', 'rebuild even when the database is up to date')
-  .addOption(new Option('--keep-files', "keep other generations' files-* folders (a watching server deletes them)").hideHelp())
+  .addOption(
+    new Option('--keep-files', "keep other generations' files-* folders (a watching server deletes them)").hideHelp(),
+  )
   .addOption(new Option('--fresh-builder', 'compile the builder from fixtures/*.ts when present').hideHelp())
   .action(async (flags: Record<string, unknown>) => {
     const { force, keepFiles, freshBuilder, ...rest } = flags;
     const config = configFrom(rest);
-    const result = await ensureFixtures(config, progress, force === true, { keepOtherFiles: keepFiles === true, freshBuilder: freshBuilder === true });
+    const result = await ensureFixtures(config, progress, force === true, {
+      keepOtherFiles: keepFiles === true,
+      freshBuilder: freshBuilder === true,
+    });
     process.stdout.write(
       result.built
         ? `built ${result.dbPath} in ${result.seconds.toFixed(2)}s (fingerprint ${result.fingerprint.slice(0, 12)})\n`
@@ -104,12 +127,17 @@ addOptions(program.command('fixtures').description('Build the fixture database n
     );
   });
 
-addOptions(program.command('ca').description("Make the local certificate authority if needed; print its certificate's path and how to trust it"))
-  .action(async (flags: Record<string, unknown>) => {
-    const config = configFrom(flags);
-    const files = await ensureCa(caDirOf(config));
-    process.stdout.write(trustInstructions(files.certPath, `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`));
-  });
+addOptions(
+  program
+    .command('ca')
+    .description("Make the local certificate authority if needed; print its certificate's path and how to trust it"),
+).action(async (flags: Record<string, unknown>) => {
+  const config = configFrom(flags);
+  const files = await ensureCa(caDirOf(config));
+  process.stdout.write(
+    trustInstructions(files.certPath, `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`),
+  );
+});
 
 program
   .command('options-table', { hidden: true })

@@ -10,7 +10,9 @@ export function loadConfigFile(file: string): ConfigInput {
   try {
     text = readFileSync(shown, 'utf8');
   } catch (err) {
-    throw new ConfigError(`cannot read config file ${shown}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new ConfigError(
+      `cannot read config file ${shown}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   let parsed: unknown;
   try {
@@ -19,14 +21,21 @@ export function loadConfigFile(file: string): ConfigInput {
     throw new ConfigError(`config file ${shown} is not valid JSON: ${(err as Error).message}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new ConfigError(`config file ${shown} must hold a JSON object whose keys are option names, e.g. {"port": 4010}`);
+    throw new ConfigError(
+      `config file ${shown} must hold a JSON object whose keys are option names, e.g. {"port": 4010}`,
+    );
   }
   const values = parsed as Record<string, unknown>;
   for (const [key, value] of Object.entries(values)) {
-    if (!(key in DEFAULTS)) throw new ConfigError(`config file ${shown}: unknown option "${key}"; the keys are: ${Object.keys(DEFAULTS).join(', ')}`);
+    if (!(key in DEFAULTS))
+      throw new ConfigError(
+        `config file ${shown}: unknown option "${key}"; the keys are: ${Object.keys(DEFAULTS).join(', ')}`,
+      );
     const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
     if (!(value === null || scalar(value) || (Array.isArray(value) && value.every(scalar)))) {
-      throw new ConfigError(`config file ${shown}: "${key}" must be a string, number, boolean, null or a list of those`);
+      throw new ConfigError(
+        `config file ${shown}: "${key}" must be a string, number, boolean, null or a list of those`,
+      );
     }
   }
   try {

@@ -76,7 +76,8 @@ const wholeNumber = (name: string, min: number, max: number) => {
   return {
     check,
     parse: (raw: string): number => {
-      if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+      if (!/^-?\d+$/.test(raw.trim()))
+        throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
       return check(Number(raw));
     },
   };
@@ -97,14 +98,18 @@ const flag = (name: string) => ({
 
 const stringList = (name: string, item: (s: string) => string = (s) => s) => {
   const check = (value: unknown): readonly string[] => {
-    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new ConfigError(`${name} must be a list of strings`);
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+      throw new ConfigError(`${name} must be a list of strings`);
     return Object.freeze(value.map((v: string) => item(v.trim())).filter((v) => v.length > 0));
   };
   return { check, parse: (raw: string) => check(raw.split(',')) };
 };
 
 /** null is "off" (or "unset"); anything else goes through `inner`. */
-const orOff = <T>(inner: { parse(raw: string): T; check(value: unknown): T }, offWords: readonly string[] = ['off']) => ({
+const orOff = <T>(
+  inner: { parse(raw: string): T; check(value: unknown): T },
+  offWords: readonly string[] = ['off'],
+) => ({
   parse: (raw: string): T | null => (offWords.includes(raw.trim()) ? null : inner.parse(raw)),
   check: (value: unknown): T | null => (value === null ? null : inner.check(value)),
 });
@@ -130,7 +135,10 @@ const latencyRange = {
     return latencyRange.check([Number(m[1]), Number(m[2] ?? m[1])]);
   },
   check: (value: unknown): readonly [number, number] => {
-    const ok = Array.isArray(value) && value.length === 2 && value.every((v) => Number.isSafeInteger(v) && v >= 0 && v <= 999_999);
+    const ok =
+      Array.isArray(value) &&
+      value.length === 2 &&
+      value.every((v) => Number.isSafeInteger(v) && v >= 0 && v <= 999_999);
     if (!ok) throw new ConfigError(`latency must be milliseconds or a [low, high] range, got "${String(value)}"`);
     const [min, max] = value as [number, number];
     if (max < min) throw new ConfigError(`latency range must be low-high, got "${min}-${max}"`);
@@ -153,7 +161,9 @@ const hostMappings = (() => {
   const entry = (text: string): HostMapping => {
     const m = /^(\*\.)?([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)=([a-z]+)$/.exec(text.trim());
     if (!m || !(AREA_NAMES as readonly string[]).includes(m[3]!)) {
-      throw new ConfigError(`host map entries must be name=area with area one of ${AREA_NAMES.join(', ')}, got "${text}"`);
+      throw new ConfigError(
+        `host map entries must be name=area with area one of ${AREA_NAMES.join(', ')}, got "${text}"`,
+      );
     }
     return Object.freeze({ host: `${m[1] ?? ''}${m[2]!.toLowerCase()}`, area: m[3] as AreaName });
   };
@@ -161,7 +171,9 @@ const hostMappings = (() => {
     if (!Array.isArray(value)) throw new ConfigError('host map must be a list of name=area entries');
     return Object.freeze(
       value.map((v: unknown) =>
-        typeof v === 'object' && v !== null ? entry(`${(v as HostMapping).host}=${(v as HostMapping).area}`) : entry(String(v)),
+        typeof v === 'object' && v !== null
+          ? entry(`${(v as HostMapping).host}=${(v as HostMapping).area}`)
+          : entry(String(v)),
       ),
     );
   };
@@ -172,169 +184,295 @@ const option = <K extends keyof Config>(spec: OptionSpec<K>) => spec;
 
 export const OPTIONS = [
   option({
-    key: 'host', flag: '--host <host>', env: 'MOCKYARD_HOST', default: '127.0.0.1',
+    key: 'host',
+    flag: '--host <host>',
+    env: 'MOCKYARD_HOST',
+    default: '127.0.0.1',
     description: 'Address to listen on (the Docker image uses 0.0.0.0).',
     ...text('host', (raw) => {
-      if (!/^[A-Za-z0-9.:\-[\]]+$/.test(raw)) throw new ConfigError(`host must be a host name or IP address, got "${raw}"`);
+      if (!/^[A-Za-z0-9.:\-[\]]+$/.test(raw))
+        throw new ConfigError(`host must be a host name or IP address, got "${raw}"`);
       return raw;
     }),
   }),
   option({
-    key: 'port', flag: '--port <port>', env: 'MOCKYARD_PORT', default: 4010,
+    key: 'port',
+    flag: '--port <port>',
+    env: 'MOCKYARD_PORT',
+    default: 4010,
     description: 'Port for all areas under their prefixes; 0 picks a free port and prints the URL.',
     ...wholeNumber('port', 0, 65535),
   }),
   option({
-    key: 'logLevel', flag: '--log-level <level>', env: 'MOCKYARD_LOG_LEVEL', default: 'info',
+    key: 'logLevel',
+    flag: '--log-level <level>',
+    env: 'MOCKYARD_LOG_LEVEL',
+    default: 'info',
     description: `One of ${LOG_LEVELS.join(', ')}. Pretty output on a terminal, JSON lines otherwise.`,
-    ...text('log level', (raw) => {
-      if (!(LOG_LEVELS as readonly string[]).includes(raw)) throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+    ...(text('log level', (raw) => {
+      if (!(LOG_LEVELS as readonly string[]).includes(raw))
+        throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
       return raw;
-    }) as { parse(raw: string): LogLevel; check(value: unknown): LogLevel },
+    }) as { parse(raw: string): LogLevel; check(value: unknown): LogLevel }),
   }),
   option({
-    key: 'quiet', flag: '--quiet', env: 'MOCKYARD_QUIET', default: false, boolean: true,
-    description: 'No line per request. On a terminal each request is otherwise logged at info (method, path, status, ms, area).',
+    key: 'quiet',
+    flag: '--quiet',
+    env: 'MOCKYARD_QUIET',
+    default: false,
+    boolean: true,
+    description:
+      'No line per request. On a terminal each request is otherwise logged at info (method, path, status, ms, area).',
     ...flag('quiet'),
   }),
   option({
-    key: 'dataDir', flag: '--data-dir <dir>', env: 'MOCKYARD_DATA_DIR', default: path.join(packageRoot(), 'data'), shown: '<package>/data',
+    key: 'dataDir',
+    flag: '--data-dir <dir>',
+    env: 'MOCKYARD_DATA_DIR',
+    default: path.join(packageRoot(), 'data'),
+    shown: '<package>/data',
     description: 'Where the fixture database and generated files live.',
     ...folder('data dir'),
   }),
   option({
-    key: 'seed', flag: '--seed <n>', env: 'MOCKYARD_SEED', default: 1337,
+    key: 'seed',
+    flag: '--seed <n>',
+    env: 'MOCKYARD_SEED',
+    default: 1337,
     description: 'Fixture seed. The same seed gives byte-identical responses on any machine.',
     ...wholeNumber('seed', 0, 2 ** 31 - 1),
   }),
   option({
-    key: 'scale', flag: '--scale <n>', env: 'MOCKYARD_SCALE', default: 1,
-    description: 'Data scale: multiplies generated row counts (10 gives the 1,000,000-row DKAN dataset and the 1 GiB archive file).',
+    key: 'scale',
+    flag: '--scale <n>',
+    env: 'MOCKYARD_SCALE',
+    default: 1,
+    description:
+      'Data scale: multiplies generated row counts (10 gives the 1,000,000-row DKAN dataset and the 1 GiB archive file).',
     ...wholeNumber('scale', 1, 100),
   }),
   option({
-    key: 'corsOrigins', flag: '--cors-origins <list>', env: 'MOCKYARD_CORS_ORIGINS', default: Object.freeze(['*']), shown: '*',
-    description: 'Comma list of browser origins allowed by CORS; * reflects any origin but null on area routes (with credentials). Admin routes (/__mockyard/*) answer only origins listed by name.',
+    key: 'corsOrigins',
+    flag: '--cors-origins <list>',
+    env: 'MOCKYARD_CORS_ORIGINS',
+    default: Object.freeze(['*']),
+    shown: '*',
+    description:
+      'Comma list of browser origins allowed by CORS; * reflects any origin but null on area routes (with credentials). Admin routes (/__mockyard/*) answer only origins listed by name.',
     ...stringList('cors origins', (o) => {
-      if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o)) throw new ConfigError(`cors origin must be * or like http://localhost:3000, got "${o}"`);
+      if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o))
+        throw new ConfigError(`cors origin must be * or like http://localhost:3000, got "${o}"`);
       return o;
     }),
   }),
   option({
-    key: 'areaPorts', flag: '--area-ports <first>', env: 'MOCKYARD_AREA_PORTS', default: null,
-    description: 'Also serve each area at the root path of its own port: archive on <first>, marketcheck +1, appcenter +2, agco +3, dkan +4.',
+    key: 'areaPorts',
+    flag: '--area-ports <first>',
+    env: 'MOCKYARD_AREA_PORTS',
+    default: null,
+    description:
+      'Also serve each area at the root path of its own port: archive on <first>, marketcheck +1, appcenter +2, agco +3, dkan +4.',
     ...orOff(wholeNumber('area ports', 1, 65531)),
   }),
   option({
-    key: 'watch', flag: '--watch', env: 'MOCKYARD_WATCH', default: false, boolean: true,
+    key: 'watch',
+    flag: '--watch',
+    env: 'MOCKYARD_WATCH',
+    default: false,
+    boolean: true,
     description: 'Rebuild the fixture database when fixture files change and swap it in without a restart.',
     ...flag('watch'),
   }),
   option({
-    key: 'admin', flag: '--admin <on|off>', env: 'MOCKYARD_ADMIN', default: true,
+    key: 'admin',
+    flag: '--admin <on|off>',
+    env: 'MOCKYARD_ADMIN',
+    default: true,
     description: 'Serve the /__mockyard admin routes (journal, reset). Health and the catalog stay on.',
     ...flag('admin'),
   }),
   option({
-    key: 'adminToken', flag: '--admin-token <token>', env: 'MOCKYARD_ADMIN_TOKEN', default: null, shown: 'unset',
+    key: 'adminToken',
+    flag: '--admin-token <token>',
+    env: 'MOCKYARD_ADMIN_TOKEN',
+    default: null,
+    shown: 'unset',
     description: 'When set, admin routes require `Authorization: Bearer <token>`.',
-    ...orOff(text('admin token', (raw) => raw), ['']),
+    ...orOff(
+      text('admin token', (raw) => raw),
+      [''],
+    ),
   }),
   option({
-    key: 'journalSize', flag: '--journal-size <n>', env: 'MOCKYARD_JOURNAL_SIZE', default: 1000,
+    key: 'journalSize',
+    flag: '--journal-size <n>',
+    env: 'MOCKYARD_JOURNAL_SIZE',
+    default: 1000,
     description: 'How many requests the request journal keeps (oldest dropped first); 0 turns it off.',
     ...wholeNumber('journal size', 0, 1_000_000),
   }),
   option({
-    key: 'latency', flag: '--latency <ms|min-max>', env: 'MOCKYARD_LATENCY', default: null,
+    key: 'latency',
+    flag: '--latency <ms|min-max>',
+    env: 'MOCKYARD_LATENCY',
+    default: null,
     description: 'Delay every area response by this many milliseconds (a range picks a seeded value per request).',
     ...orOff(latencyRange, ['off', '0']),
   }),
   option({
-    key: 'errorRate', flag: '--error-rate <percent>', env: 'MOCKYARD_ERROR_RATE', default: 0,
-    description: "Percentage of area requests answered with a forced error (the operation's documented failure status).",
+    key: 'errorRate',
+    flag: '--error-rate <percent>',
+    env: 'MOCKYARD_ERROR_RATE',
+    default: 0,
+    description:
+      "Percentage of area requests answered with a forced error (the operation's documented failure status).",
     ...percentage('error rate'),
   }),
   option({
-    key: 'faultSeed', flag: '--fault-seed <n>', env: 'MOCKYARD_FAULT_SEED', default: 1,
+    key: 'faultSeed',
+    flag: '--fault-seed <n>',
+    env: 'MOCKYARD_FAULT_SEED',
+    default: 1,
     description: 'Seed for the latency and error-rate draws, so a run is reproducible.',
     ...wholeNumber('fault seed', 0, 2 ** 31 - 1),
   }),
   option({
-    key: 'archiveRedirect', flag: '--archive-redirect', env: 'MOCKYARD_ARCHIVE_REDIRECT', default: false, boolean: true,
+    key: 'archiveRedirect',
+    flag: '--archive-redirect',
+    env: 'MOCKYARD_ARCHIVE_REDIRECT',
+    default: false,
+    boolean: true,
     description: 'Archive /download answers 302 to a data-node path on the mock, as archive.org does.',
     ...flag('archive redirect'),
   }),
   option({
-    key: 'marketcheckApiKeys', flag: '--marketcheck-api-keys <list>', env: 'MOCKYARD_MARKETCHECK_API_KEYS', default: Object.freeze([]), shown: 'any non-empty key',
+    key: 'marketcheckApiKeys',
+    flag: '--marketcheck-api-keys <list>',
+    env: 'MOCKYARD_MARKETCHECK_API_KEYS',
+    default: Object.freeze([]),
+    shown: 'any non-empty key',
     description: 'Comma list of the only api_key values MarketCheck accepts.',
     ...stringList('marketcheck api keys'),
   }),
   option({
-    key: 'marketcheckRateLimit', flag: '--marketcheck-rate-limit <rps>', env: 'MOCKYARD_MARKETCHECK_RATE_LIMIT', default: 0, shown: '0 (off)',
+    key: 'marketcheckRateLimit',
+    flag: '--marketcheck-rate-limit <rps>',
+    env: 'MOCKYARD_MARKETCHECK_RATE_LIMIT',
+    default: 0,
+    shown: '0 (off)',
     description: "Emulate MarketCheck's rate limit: above this many requests per second per key, 429.",
     ...wholeNumber('marketcheck rate limit', 0, 1_000_000),
   }),
   option({
-    key: 'agcoTokens', flag: '--agco-tokens <list>', env: 'MOCKYARD_AGCO_TOKENS', default: Object.freeze([]), shown: 'any non-empty token',
+    key: 'agcoTokens',
+    flag: '--agco-tokens <list>',
+    env: 'MOCKYARD_AGCO_TOKENS',
+    default: Object.freeze([]),
+    shown: 'any non-empty token',
     description: 'Comma list of the only bearer tokens AGCO accepts.',
     ...stringList('agco tokens'),
   }),
   option({
-    key: 'dkanCsvDir', flag: '--dkan-csv-dir <dir>', env: 'MOCKYARD_DKAN_CSV_DIR', default: null, shown: 'unset',
+    key: 'dkanCsvDir',
+    flag: '--dkan-csv-dir <dir>',
+    env: 'MOCKYARD_DKAN_CSV_DIR',
+    default: null,
+    shown: 'unset',
     description: 'Every *.csv file in this folder becomes a DKAN dataset (id derived from the file name).',
     ...orOff(folder('dkan csv dir'), ['']),
   }),
   option({
-    key: 'dkanMaxLimit', flag: '--dkan-max-limit <n>', env: 'MOCKYARD_DKAN_MAX_LIMIT', default: 10000,
+    key: 'dkanMaxLimit',
+    flag: '--dkan-max-limit <n>',
+    env: 'MOCKYARD_DKAN_MAX_LIMIT',
+    default: 10000,
     description: "Largest DKAN `limit`; above it a 400 in DKAN's error body.",
     ...wholeNumber('dkan max limit', 1, 1_000_000),
   }),
   option({
-    key: 'dkanCacheSize', flag: '--dkan-cache-size <n>', env: 'MOCKYARD_DKAN_CACHE_SIZE', default: 500,
+    key: 'dkanCacheSize',
+    flag: '--dkan-cache-size <n>',
+    env: 'MOCKYARD_DKAN_CACHE_SIZE',
+    default: 500,
     description: 'How many DKAN answers are kept for repeated identical queries; 0 turns the cache off.',
     ...wholeNumber('dkan cache size', 0, 100_000),
   }),
   option({
-    key: 'dkanCsvHeaders', flag: '--dkan-csv-headers <mode>', env: 'MOCKYARD_DKAN_CSV_HEADERS', default: 'resource_headers',
-    description: 'DKAN\'s csv_headers_mode: CSV header rows show column descriptions (resource_headers) or machine names (machine_names).',
-    ...text('dkan csv headers', (raw) => {
-      if (raw !== 'resource_headers' && raw !== 'machine_names') throw new ConfigError(`dkan csv headers must be resource_headers or machine_names, got "${raw}"`);
+    key: 'dkanCsvHeaders',
+    flag: '--dkan-csv-headers <mode>',
+    env: 'MOCKYARD_DKAN_CSV_HEADERS',
+    default: 'resource_headers',
+    description:
+      "DKAN's csv_headers_mode: CSV header rows show column descriptions (resource_headers) or machine names (machine_names).",
+    ...(text('dkan csv headers', (raw) => {
+      if (raw !== 'resource_headers' && raw !== 'machine_names')
+        throw new ConfigError(`dkan csv headers must be resource_headers or machine_names, got "${raw}"`);
       return raw;
-    }) as { parse(raw: string): Config['dkanCsvHeaders']; check(value: unknown): Config['dkanCsvHeaders'] },
+    }) as { parse(raw: string): Config['dkanCsvHeaders']; check(value: unknown): Config['dkanCsvHeaders'] }),
   }),
   option({
-    key: 'hostMap', flag: '--host-map <list>', env: 'MOCKYARD_HOST_MAP', default: Object.freeze([]), shown: 'none',
-    description: 'More real host names, as name=area (e.g. data.example.gov=dkan, *.example.gov=dkan), served like the built-in ones; see "Use the real host names".',
+    key: 'hostMap',
+    flag: '--host-map <list>',
+    env: 'MOCKYARD_HOST_MAP',
+    default: Object.freeze([]),
+    shown: 'none',
+    description:
+      'More real host names, as name=area (e.g. data.example.gov=dkan, *.example.gov=dkan), served like the built-in ones; see "Use the real host names".',
     ...hostMappings,
   }),
   option({
-    key: 'tlsPort', flag: '--tls-port <port>', env: 'MOCKYARD_TLS_PORT', default: null,
-    description: 'Also serve everything over HTTPS on this port, with a certificate from the local CA for localhost, 127.0.0.1 and every real or mapped host.',
+    key: 'tlsPort',
+    flag: '--tls-port <port>',
+    env: 'MOCKYARD_TLS_PORT',
+    default: null,
+    description:
+      'Also serve everything over HTTPS on this port, with a certificate from the local CA for localhost, 127.0.0.1 and every real or mapped host.',
     ...orOff(wholeNumber('tls port', 0, 65535)),
   }),
   option({
-    key: 'caDir', flag: '--ca-dir <dir>', env: 'MOCKYARD_CA_DIR', default: null, shown: '<data-dir>/ca',
-    description: 'Where the local certificate authority (made on first use, key mode 0600) is kept; `mockyard ca` prints how to trust it.',
+    key: 'caDir',
+    flag: '--ca-dir <dir>',
+    env: 'MOCKYARD_CA_DIR',
+    default: null,
+    shown: '<data-dir>/ca',
+    description:
+      'Where the local certificate authority (made on first use, key mode 0600) is kept; `mockyard ca` prints how to trust it.',
     ...orOff(folder('ca dir'), ['']),
   }),
   option({
-    key: 'queryTimeout', flag: '--query-timeout <ms>', env: 'MOCKYARD_QUERY_TIMEOUT', default: 5000,
-    description: 'Work budget of one DKAN query or AGCO search, in milliseconds; longer ones get the area\'s error (DKAN 400, busy 503).',
+    key: 'queryTimeout',
+    flag: '--query-timeout <ms>',
+    env: 'MOCKYARD_QUERY_TIMEOUT',
+    default: 5000,
+    description:
+      "Work budget of one DKAN query or AGCO search, in milliseconds; longer ones get the area's error (DKAN 400, busy 503).",
     ...wholeNumber('query timeout', 100, 600_000),
   }),
   option({
-    key: 'scenariosDir', flag: '--scenarios-dir <dir>', env: 'MOCKYARD_SCENARIOS_DIR', default: null, shown: 'unset',
-    description: 'Load every <dir>/{name}.json as scenario {name} at start-up; with --watch, reload a file when it changes.',
+    key: 'scenariosDir',
+    flag: '--scenarios-dir <dir>',
+    env: 'MOCKYARD_SCENARIOS_DIR',
+    default: null,
+    shown: 'unset',
+    description:
+      'Load every <dir>/{name}.json as scenario {name} at start-up; with --watch, reload a file when it changes.',
     ...orOff(folder('scenarios dir'), ['']),
   }),
   option({
-    key: 'scenario', flag: '--scenario <name>', env: 'MOCKYARD_SCENARIO', default: null, shown: 'unset',
+    key: 'scenario',
+    flag: '--scenario <name>',
+    env: 'MOCKYARD_SCENARIO',
+    default: null,
+    shown: 'unset',
     description: 'The scenario of requests that name none (no Mockyard-Scenario header, no /scenarios/{name} prefix).',
-    ...orOff(text('scenario', (raw) => {
-      if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) throw new ConfigError(`scenario must be a name of 1 to 64 characters [A-Za-z0-9._-], got "${raw}"`);
-      return raw;
-    }), ['']),
+    ...orOff(
+      text('scenario', (raw) => {
+        if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw))
+          throw new ConfigError(`scenario must be a name of 1 to 64 characters [A-Za-z0-9._-], got "${raw}"`);
+        return raw;
+      }),
+      [''],
+    ),
   }),
 ];
 
@@ -351,14 +489,20 @@ export function defaultText(spec: (typeof OPTIONS)[number]): string {
   return Array.isArray(value) ? value.join(',') : String(value);
 }
 
-export const DEFAULTS: Config = Object.freeze(Object.fromEntries(OPTIONS.map((spec) => [spec.key, spec.default]))) as unknown as Config;
+export const DEFAULTS: Config = Object.freeze(
+  Object.fromEntries(OPTIONS.map((spec) => [spec.key, spec.default])),
+) as unknown as Config;
 
 /**
  * Layers: defaults < config file (`--config`) < environment < explicit values (CLI flags or startMockyard
  * options). Text is parsed by the option's parser; typed values are checked by the same rules, never
  * turned back into text.
  */
-export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env, file: ConfigInput = {}): Config {
+export function resolveConfig(
+  input: ConfigInput = {},
+  env: NodeJS.ProcessEnv = process.env,
+  file: ConfigInput = {},
+): Config {
   for (const key of [...Object.keys(input), ...Object.keys(file)]) {
     if (!(key in DEFAULTS)) throw new ConfigError(`unknown option "${key}"`);
   }

@@ -75,16 +75,35 @@ export interface EnsureOptions {
   freshBuilder?: boolean;
 }
 
-export async function ensureFixtures(config: Config, progress: Progress, force = false, options: EnsureOptions = {}): Promise<BuildResult> {
+export async function ensureFixtures(
+  config: Config,
+  progress: Progress,
+  force = false,
+  options: EnsureOptions = {},
+): Promise<BuildResult> {
   const started = process.hrtime.bigint();
   const input = { fixturesDir: fixturesRoot(), seed: config.seed, scale: config.scale, dkanCsvDir: config.dkanCsvDir };
   const fingerprint = fixtureFingerprint(input);
   if (!force && isCurrent(config.dataDir, fingerprint)) {
-    return { built: false, dbPath: path.join(config.dataDir, DB_FILE), fingerprint, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+    return {
+      built: false,
+      dbPath: path.join(config.dataDir, DB_FILE),
+      fingerprint,
+      seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    };
   }
-  const { buildFixtures } = options.freshBuilder ? await (await import('./fresh-builder.js')).loadFreshBuilder() : await import('../fixtures/build.js');
+  const { buildFixtures } = options.freshBuilder
+    ? await (await import('./fresh-builder.js')).loadFreshBuilder()
+    : await import('../fixtures/build.js');
   // Already found stale (or forced): build without hashing the sources a second time.
-  return buildFixtures({ ...input, dataDir: config.dataDir, fingerprint, force: true, keepOtherFiles: options.keepOtherFiles === true, log: progress });
+  return buildFixtures({
+    ...input,
+    dataDir: config.dataDir,
+    fingerprint,
+    force: true,
+    keepOtherFiles: options.keepOtherFiles === true,
+    log: progress,
+  });
 }
 
 function urlOf(app: FastifyInstance, config: Config): string {
@@ -101,9 +120,13 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
     await app.listen({ host, port });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new StartError(`port ${port} on ${host} is already in use; choose another with --port (0 picks a free one)`);
+    if (code === 'EADDRINUSE')
+      throw new StartError(
+        `port ${port} on ${host} is already in use; choose another with --port (0 picks a free one)`,
+      );
     if (code === 'EACCES') throw new StartError(`no permission to listen on ${host}:${port}; choose a port above 1023`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new StartError(`cannot listen on host ${host}: no such local address`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new StartError(`cannot listen on host ${host}: no such local address`);
     throw err;
   }
 }
@@ -111,19 +134,36 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
 async function listenTls(server: TlsServer, host: string, port: number): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EADDRINUSE') reject(new StartError(`TLS port ${port} on ${host} is already in use; choose another with --tls-port (0 picks a free one)`));
-      else if (err.code === 'EACCES') reject(new StartError(`no permission to listen on ${host}:${port}; choose a TLS port above 1023`));
+      if (err.code === 'EADDRINUSE')
+        reject(
+          new StartError(
+            `TLS port ${port} on ${host} is already in use; choose another with --tls-port (0 picks a free one)`,
+          ),
+        );
+      else if (err.code === 'EACCES')
+        reject(new StartError(`no permission to listen on ${host}:${port}; choose a TLS port above 1023`));
       else reject(err);
     });
     server.listen(port, host, () => resolve());
   });
   const address = server.address();
   if (!address || typeof address === 'string') throw new StartError('TLS server has no TCP address');
-  const shown = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const shown =
+    host === '0.0.0.0'
+      ? '127.0.0.1'
+      : host === '::'
+        ? '[::1]'
+        : address.family === 'IPv6'
+          ? `[${address.address}]`
+          : address.address;
   return `https://${shown}:${address.port}`;
 }
 
-export async function startServer(config: Config, progress: Progress = () => {}, options: StartServerOptions = {}): Promise<RunningMockyard> {
+export async function startServer(
+  config: Config,
+  progress: Progress = () => {},
+  options: StartServerOptions = {},
+): Promise<RunningMockyard> {
   await ensureFixtures(config, progress);
   const stores = new Stores(FixtureStore.open(config.dataDir));
   const apps: FastifyInstance[] = [];
@@ -181,11 +221,21 @@ export async function startServer(config: Config, progress: Progress = () => {},
     if (config.watch) {
       const dirs = [fixturesRoot(), config.dkanCsvDir].filter((d): d is string => d !== null && existsSync(d));
       // Built in a child process: this event loop keeps answering, and the builder code is fresh.
-      watcher = watchFixtures({ dirs, rebuild: () => rebuildInChild(config, progress), stores, dataDir: config.dataDir, log: app.log });
+      watcher = watchFixtures({
+        dirs,
+        rebuild: () => rebuildInChild(config, progress),
+        stores,
+        dataDir: config.dataDir,
+        log: app.log,
+      });
     }
-    if (config.watch && config.scenariosDir !== null) scenarioWatcher = watchScenarioDir(scenarios, config.scenariosDir, app.log);
+    if (config.watch && config.scenariosDir !== null)
+      scenarioWatcher = watchScenarioDir(scenarios, config.scenariosDir, app.log);
     if (config.scenario !== null && !scenarios.get(config.scenario)) {
-      app.log.warn({ scenario: config.scenario }, 'the default scenario does not exist (yet): area requests get a 404 naming it until it is created');
+      app.log.warn(
+        { scenario: config.scenario },
+        'the default scenario does not exist (yet): area requests get a 404 naming it until it is created',
+      );
     }
     const url = urlOf(app, config);
     const scenario = async (name: string, body: unknown): Promise<ScenarioHandle> => {
@@ -202,7 +252,19 @@ export async function startServer(config: Config, progress: Progress = () => {},
         },
       };
     };
-    return { url, areaUrls, tlsUrl, caCertPath: ca.files.certPath, app, stores, config, runtime, scenarios, scenario, close };
+    return {
+      url,
+      areaUrls,
+      tlsUrl,
+      caCertPath: ca.files.certPath,
+      app,
+      stores,
+      config,
+      runtime,
+      scenarios,
+      scenario,
+      close,
+    };
   } catch (err) {
     await close();
     throw err;

@@ -12,7 +12,11 @@ export interface AdminRoutesOptions {
 }
 
 const stringMap = (description?: string) =>
-  Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), description ? { description } : {});
+  Type.Record(
+    Type.String(),
+    Type.Union([Type.String(), Type.Array(Type.String())]),
+    description ? { description } : {},
+  );
 
 export const JournalEntrySchema = Type.Object({
   id: Type.Integer({ description: 'Increases with every journaled request' }),
@@ -22,7 +26,9 @@ export const JournalEntrySchema = Type.Object({
   path: Type.String(),
   query: stringMap('api_key values masked as ***'),
   headers: stringMap('Secrets (authorization, x-api-token, cookie, the admin token) masked as ***'),
-  status: Type.Union([Type.Integer(), Type.Null()], { description: 'null when no response was sent (fault=reset or empty, or the client went away)' }),
+  status: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'null when no response was sent (fault=reset or empty, or the client went away)',
+  }),
   durationMs: Type.Number(),
   timestamp: Type.String({ format: 'date-time', description: 'When the request arrived' }),
   fault: Type.Union([Type.String(), Type.Null()]),
@@ -36,14 +42,25 @@ function filterSchema(areas: readonly AreaDefinition[], withLimit: boolean) {
   return Type.Object({
     area: Type.Optional(Type.Union(areas.map((a) => Type.Literal(a.name)))),
     operation: Type.Optional(Type.String({ description: 'operationId, e.g. dkan_datastore_query' })),
-    status: Type.Optional(Type.String({ pattern: '^[1-5](\\d\\d|xx)$', description: 'An exact status (404) or a class (4xx)' })),
-    since: Type.Optional(Type.String({ format: 'date-time', description: 'Only requests that arrived at or after this ISO time' })),
-    until: Type.Optional(Type.String({ format: 'date-time', description: 'Only requests that arrived at or before this ISO time' })),
+    status: Type.Optional(
+      Type.String({ pattern: '^[1-5](\\d\\d|xx)$', description: 'An exact status (404) or a class (4xx)' }),
+    ),
+    since: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Only requests that arrived at or after this ISO time' }),
+    ),
+    until: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Only requests that arrived at or before this ISO time' }),
+    ),
     scenario: Type.Optional(Type.String({ description: 'Only requests made in this scenario' })),
-    ...(withLimit ? { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'At most this many, newest first' })) } : {}),
+    ...(withLimit
+      ? {
+          limit: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'At most this many, newest first' }),
+          ),
+        }
+      : {}),
   });
 }
-
 
 export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOptions): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -56,10 +73,11 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
     app.addHook('onRequest', async (request, reply) => {
       const given = Buffer.from(request.headers.authorization ?? '');
       if (given.length !== token.length || !timingSafeEqual(given, token)) {
-        return reply
-          .code(401)
-          .header('www-authenticate', 'Bearer realm="mockyard"')
-          .send({ statusCode: 401, error: 'Unauthorized', message: 'Admin routes need Authorization: Bearer <the --admin-token value>' });
+        return reply.code(401).header('www-authenticate', 'Bearer realm="mockyard"').send({
+          statusCode: 401,
+          error: 'Unauthorized',
+          message: 'Admin routes need Authorization: Bearer <the --admin-token value>',
+        });
       }
     });
   }
@@ -125,9 +143,12 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
       schema: {
         operationId: 'mockyard_reset',
         tags: ['mockyard'],
-        summary: 'Forget all runtime state: journal, seeded fault draws, areas\' counters (e.g. rate limits), scenarios',
+        summary: "Forget all runtime state: journal, seeded fault draws, areas' counters (e.g. rate limits), scenarios",
         security,
-        response: { 200: Type.Object({ status: Type.Literal('reset'), journalCleared: Type.Integer() }), ...unauthorized },
+        response: {
+          200: Type.Object({ status: Type.Literal('reset'), journalCleared: Type.Integer() }),
+          ...unauthorized,
+        },
       },
     },
     async () => ({ status: 'reset' as const, ...runtime.reset() }),

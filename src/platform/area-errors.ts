@@ -15,7 +15,10 @@ export function sendAreaError(
 ): FastifyReply {
   const answer = area.formatError({ status, message, request, cause });
   if (answer.headers) reply.headers(answer.headers);
-  return reply.code(answer.status ?? status).type(answer.contentType).send(answer.body);
+  return reply
+    .code(answer.status ?? status)
+    .type(answer.contentType)
+    .send(answer.body);
 }
 
 const forcible = new WeakMap<object, readonly number[]>();
@@ -48,7 +51,10 @@ function statusOf(error: FastifyError | HttpError): number {
  * An area's encapsulated scope: its 404 and error handler both go through `area.formatError`, then the
  * area's own routes. 5xx details stay in the log; the client sees the area's natural 500 body.
  */
-export async function areaScope(scope: FastifyInstance, opts: AreaPluginOptions & { area: AreaDefinition }): Promise<void> {
+export async function areaScope(
+  scope: FastifyInstance,
+  opts: AreaPluginOptions & { area: AreaDefinition },
+): Promise<void> {
   const { area } = opts;
   // The validation policy of areas/types.ts: the area's parsers are the truth, schemas document.
   scope.setValidatorCompiler(() => () => true);

@@ -11,11 +11,21 @@ export const ADMIN_PREFIX = '/__mockyard';
 export const ADMIN_HEADER = 'x-mockyard-admin';
 
 const EXPOSED_HEADERS = [
-  'Content-Range', 'Content-Length', 'ETag', 'Last-Modified', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining',
-  'RateLimit-Reset-Time', 'Preference-Applied', 'Mockyard-Error', HINT_HEADER,
+  'Content-Range',
+  'Content-Length',
+  'ETag',
+  'Last-Modified',
+  'Retry-After',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset-Time',
+  'Preference-Applied',
+  'Mockyard-Error',
+  HINT_HEADER,
 ];
 
-const isAdmin = (url: string): boolean => url === ADMIN_PREFIX || url.startsWith(`${ADMIN_PREFIX}/`) || url.startsWith(`${ADMIN_PREFIX}?`);
+const isAdmin = (url: string): boolean =>
+  url === ADMIN_PREFIX || url.startsWith(`${ADMIN_PREFIX}/`) || url.startsWith(`${ADMIN_PREFIX}?`);
 
 /**
  * CORS as @fastify/cors options per request:
@@ -41,10 +51,12 @@ export function corsDelegator(config: Config) {
   const star: FastifyCorsOptions = { ...base, origin: '*', credentials: false };
   return (request: FastifyRequest, callback: (err: Error | null, options: FastifyCorsOptions) => void): void => {
     const origin = request.headers.origin;
-    if (!origin) return callback(null, none);
-    if (listed.has(origin)) return callback(null, reflect);
-    if (isAdmin(request.url) || !anyOrigin) return callback(null, none);
-    callback(null, origin === 'null' ? star : reflect);
+    let options: FastifyCorsOptions;
+    if (!origin) options = none;
+    else if (listed.has(origin)) options = reflect;
+    else if (isAdmin(request.url) || !anyOrigin) options = none;
+    else options = origin === 'null' ? star : reflect;
+    callback(null, options);
   };
 }
 
@@ -64,10 +76,12 @@ const FORM_TYPES = /^(?:text\/plain|application\/x-www-form-urlencoded|multipart
 export function installAdminGuard(app: AnyFastify, allowed: (origin: string) => boolean): void {
   // After onRequest, so a missing admin token is still a 401 and an unknown route still a 404.
   app.addHook('preValidation', (request, reply, done) => {
-    if (SAFE_METHODS.has(request.method) || !isAdmin(request.url) || request.routeOptions.url === undefined) return done();
+    if (SAFE_METHODS.has(request.method) || !isAdmin(request.url) || request.routeOptions.url === undefined)
+      return done();
     const type = request.headers['content-type'];
     const json = typeof type === 'string' && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type);
-    if (json || request.headers[ADMIN_HEADER] !== undefined || request.headers.authorization !== undefined) return done();
+    if (json || request.headers[ADMIN_HEADER] !== undefined || request.headers.authorization !== undefined)
+      return done();
     const origin = request.headers.origin;
     const fromPage = origin !== undefined && !allowed(origin);
     const formBody = typeof type === 'string' && FORM_TYPES.test(type);

@@ -52,7 +52,9 @@ export function caFiles(dir: string): CaFiles {
 }
 
 function pemKey(der: ArrayBuffer): string {
-  const body = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n');
+  const body = Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n');
   return `-----BEGIN PRIVATE KEY-----\n${body.trimEnd()}\n-----END PRIVATE KEY-----\n`;
 }
 
@@ -99,7 +101,10 @@ async function createCa(files: CaFiles): Promise<void> {
     keys,
     extensions: [
       new x509.BasicConstraintsExtension(true, 0, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+      new x509.KeyUsagesExtension(
+        x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
+        true,
+      ),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
@@ -116,7 +121,9 @@ async function readCa(files: CaFiles): Promise<{ cert: X509.X509Certificate; key
     certPem = readFileSync(files.certPath, 'utf8');
     keyPem = readFileSync(files.keyPath, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read the mockyard CA in ${files.dir} (${(err as Error).message}); remove the folder to make a new one`);
+    throw new Error(
+      `cannot read the mockyard CA in ${files.dir} (${(err as Error).message}); remove the folder to make a new one`,
+    );
   }
   const cert = new x509.X509Certificate(certPem);
   const key = await crypto.subtle.importKey('pkcs8', derOfPem(keyPem), KEY_ALGORITHM, false, ['sign']);
@@ -129,7 +136,8 @@ export async function ensureCa(dir: string): Promise<CaFiles> {
   if (!existsSync(files.keyPath)) await createCa(files);
   // Another mockyard may have written the key and not yet the certificate.
   for (let waited = 0; !existsSync(files.certPath) && waited < 5000; waited += 50) await sleep(50);
-  if (!existsSync(files.certPath)) throw new Error(`${files.dir} has a CA key but no certificate; remove the folder to make a new CA`);
+  if (!existsSync(files.certPath))
+    throw new Error(`${files.dir} has a CA key but no certificate; remove the folder to make a new CA`);
   return files;
 }
 
@@ -144,7 +152,16 @@ export interface LeafCertificate {
  */
 export class CertificateAuthority {
   readonly files: CaFiles;
-  private loaded: Promise<{ x509: typeof X509; cert: X509.X509Certificate; key: CryptoKey; certPem: string; leafKeys: CryptoKeyPair; leafKeyPem: string }> | undefined;
+  private loaded:
+    | Promise<{
+        x509: typeof X509;
+        cert: X509.X509Certificate;
+        key: CryptoKey;
+        certPem: string;
+        leafKeys: CryptoKeyPair;
+        leafKeyPem: string;
+      }>
+    | undefined;
   private readonly contexts = new LRUCache<string, Promise<tls.SecureContext>>({ max: LEAF_CACHE_SIZE });
 
   constructor(dir: string) {

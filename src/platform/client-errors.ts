@@ -34,7 +34,11 @@ function write(socket: Socket, status: number, contentType: string, body: string
  * before routing no area can be told apart reliably there.
  */
 export function clientErrorHandler(areaOf: (url: string) => AreaDefinition | undefined) {
-  return function handle(this: { log: { trace(obj: object, msg: string): void } }, err: ClientError, socket: Socket): void {
+  return function handle(
+    this: { log: { trace(obj: object, msg: string): void } },
+    err: ClientError,
+    socket: Socket,
+  ): void {
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     this.log.trace({ err }, 'client error');
     if (!socket.writable) {
@@ -44,7 +48,12 @@ export function clientErrorHandler(areaOf: (url: string) => AreaDefinition | und
     if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
       write(socket, 408, 'application/json', '{"error":"Request Timeout","message":"Client Timeout","statusCode":408}');
     } else if (err.code === 'HPE_HEADER_OVERFLOW') {
-      write(socket, 431, 'application/json', '{"error":"Request Header Fields Too Large","message":"Exceeded maximum allowed HTTP header size","statusCode":431}');
+      write(
+        socket,
+        431,
+        'application/json',
+        '{"error":"Request Header Fields Too Large","message":"Exceeded maximum allowed HTTP header size","statusCode":431}',
+      );
     } else {
       const url = targetOf(err.rawPacket);
       const area = url === undefined ? undefined : areaOf(url);
@@ -52,14 +61,20 @@ export function clientErrorHandler(areaOf: (url: string) => AreaDefinition | und
       if (area) {
         try {
           const request = { method: 'GET', url, headers: {}, params: {}, query: {} } as unknown as FastifyRequest;
-          const answer = area.formatError({ status: 400, message: 'The request line is not valid HTTP.', request, cause: err });
+          const answer = area.formatError({
+            status: 400,
+            message: 'The request line is not valid HTTP.',
+            request,
+            cause: err,
+          });
           write(socket, answer.status ?? 400, answer.contentType, answer.body);
           sent = true;
         } catch {
           // A formatter that needs more of a request than the parser left: the plain answer below.
         }
       }
-      if (!sent) write(socket, 400, 'application/json', '{"error":"Bad Request","message":"Client Error","statusCode":400}');
+      if (!sent)
+        write(socket, 400, 'application/json', '{"error":"Bad Request","message":"Client Error","statusCode":400}');
     }
     socket.destroy(err);
   };

@@ -60,7 +60,12 @@ function journalStep(runtime: Runtime, request: FastifyRequest, reply: FastifyRe
  * body, so when the operation documents a 400 it gets exactly that, with the explanation in a
  * `Mockyard-Error` header; otherwise mockyard's own JSON error.
  */
-function rejectPreference(request: FastifyRequest, reply: FastifyReply, state: RequestState, message: string): FastifyReply {
+function rejectPreference(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  state: RequestState,
+  message: string,
+): FastifyReply {
   reply.header('mockyard-error', message);
   if (state.operationId !== null && documentedErrorStatuses(request).includes(400)) {
     return sendAreaError(state.area, request, reply, 400);
@@ -69,7 +74,13 @@ function rejectPreference(request: FastifyRequest, reply: FastifyReply, state: R
 }
 
 /** The forced status for this request: `Prefer: code=`, else a draw of the error rate; a string is a refusal. */
-function forcedStatus(request: FastifyRequest, state: RequestState, prefs: Preferences, failDraw: number, config: Config): number | string | undefined {
+function forcedStatus(
+  request: FastifyRequest,
+  state: RequestState,
+  prefs: Preferences,
+  failDraw: number,
+  config: Config,
+): number | string | undefined {
   const documented = documentedErrorStatuses(request);
   if (prefs.code !== undefined && prefs.code >= 400) {
     if (!documented.includes(prefs.code)) {
@@ -94,8 +105,9 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
     try {
       prefs = parsePrefer(request.headers.prefer);
     } catch (err) {
-      if (err instanceof PreferError) return (rejectPreference(request, reply, state, err.message), true);
-      throw err;
+      if (!(err instanceof PreferError)) throw err;
+      rejectPreference(request, reply, state, err.message);
+      return true;
     }
     const applied: string[] = [];
 
@@ -118,7 +130,10 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
     }
 
     const status = state.operationId === null ? undefined : forcedStatus(request, state, prefs, failDraw, config);
-    if (typeof status === 'string') return (rejectPreference(request, reply, state, status), true);
+    if (typeof status === 'string') {
+      rejectPreference(request, reply, state, status);
+      return true;
+    }
     if (status !== undefined && prefs.code === status) applied.push(`code=${status}`);
     if (applied.length > 0) reply.header('preference-applied', applied.join(', '));
     if (status === undefined) return false;
@@ -131,7 +146,12 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
   app.addHook('onRequest', (request, reply, done) => {
     const area = opts.areaOf(request.url);
     if (!area) return done();
-    const state: RequestState = { area, operationId: request.routeOptions.schema?.operationId ?? null, fault: null, forced: false };
+    const state: RequestState = {
+      area,
+      operationId: request.routeOptions.schema?.operationId ?? null,
+      fault: null,
+      forced: false,
+    };
     states.set(request, state);
     if (runtime.journal.capacity > 0) journalStep(runtime, request, reply, state);
     if (!serverWide && request.headers.prefer === undefined) return done();
@@ -147,7 +167,10 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
     const state = states.get(request);
     if (!state?.fault || request.method === 'HEAD') return done(null, payload);
     if (state.fault === 'malformed') {
-      malformedPayload(request, reply, payload).then((p) => done(null, p), (err: Error) => done(err));
+      malformedPayload(request, reply, payload).then(
+        (p) => done(null, p),
+        (err: Error) => done(err),
+      );
       return;
     }
     if (state.fault === 'slow') return done(null, slowPayload(reply, payload));

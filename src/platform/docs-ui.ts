@@ -20,13 +20,20 @@ export async function docsUi(app: FastifyInstance): Promise<void> {
           { name: '@fastify/swagger' },
         ),
       );
-      await instance.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+      await instance.register(swaggerUi, {
+        routePrefix: '/docs',
+        uiConfig: { docExpansion: 'list', deepLinking: true },
+      });
       await instance.ready();
       return instance;
     })());
 
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {
-    const res = await (await load()).inject({ method: request.method as 'GET', url: request.url, headers: request.headers });
+    const res = await (await load()).inject({
+      method: request.method as 'GET',
+      url: request.url,
+      headers: request.headers,
+    });
     for (const [name, value] of Object.entries(res.headers)) {
       if (value !== undefined && !DROPPED_HEADERS.has(name)) reply.header(name, value);
     }

@@ -38,7 +38,11 @@ function declaredLength(reply: FastifyReply): number | undefined {
 }
 
 /** The real body, sent with its full Content-Length but only the first half of the bytes, then the connection closes. */
-export async function malformedPayload(request: FastifyRequest, reply: FastifyReply, payload: Payload): Promise<Readable> {
+export async function malformedPayload(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: Payload,
+): Promise<Readable> {
   let length = isStream(payload) ? declaredLength(reply) : asBuffer(payload).length;
   let source = payload;
   if (length === undefined) {
@@ -78,7 +82,10 @@ export async function malformedPayload(request: FastifyRequest, reply: FastifyRe
 export function slowPayload(reply: FastifyReply, payload: Payload): Readable {
   const length = isStream(payload) ? declaredLength(reply) : asBuffer(payload).length;
   if (!isStream(payload)) reply.header('content-length', String(length));
-  const piece = Math.max(1, Math.min(SLOW_MAX_PIECE, Math.ceil((length ?? SLOW_MAX_PIECE * SLOW_PIECES) / SLOW_PIECES)));
+  const piece = Math.max(
+    1,
+    Math.min(SLOW_MAX_PIECE, Math.ceil((length ?? SLOW_MAX_PIECE * SLOW_PIECES) / SLOW_PIECES)),
+  );
   async function* dribble(): AsyncGenerator<Buffer> {
     let first = true;
     for await (const chunk of chunksOf(payload)) {

@@ -78,7 +78,10 @@ export class FixtureStore {
   }
 
   /** A bounded cache of this store's answers, created on first use (its options are read only then). */
-  lru<V extends NonNullable<unknown>>(name: string, options: () => LRUCache.Options<string, V, unknown>): LRUCache<string, V> {
+  lru<V extends NonNullable<unknown>>(
+    name: string,
+    options: () => LRUCache.Options<string, V, unknown>,
+  ): LRUCache<string, V> {
     return this.memo(`lru:${name}`, () => new LRUCache<string, V>(options()));
   }
 

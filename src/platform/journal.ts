@@ -76,7 +76,10 @@ function maskValue(name: string, value: string): string {
   return MASK;
 }
 
-export function maskHeaders(headers: IncomingHttpHeaders, adminToken: string | null): Record<string, string | string[]> {
+export function maskHeaders(
+  headers: IncomingHttpHeaders,
+  adminToken: string | null,
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   const hide = (name: string, v: string) => {
     if (isSecretName(name)) return maskValue(name, v);

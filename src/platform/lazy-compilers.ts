@@ -12,8 +12,15 @@ type Serialize = (data: unknown) => string;
 type RouteSchema = Record<string, unknown>;
 
 export function lazyCompilersFactory(): CompilersFactory {
-  const buildValidator = AjvCompiler() as unknown as (external: unknown, options: unknown) => (route: RouteSchema) => Validate;
-  const buildSerializer = SerializerSelector() as unknown as (external: unknown, options: unknown, ...rest: unknown[]) => (route: RouteSchema) => Serialize;
+  const buildValidator = AjvCompiler() as unknown as (
+    external: unknown,
+    options: unknown,
+  ) => (route: RouteSchema) => Validate;
+  const buildSerializer = SerializerSelector() as unknown as (
+    external: unknown,
+    options: unknown,
+    ...rest: unknown[]
+  ) => (route: RouteSchema) => Serialize;
   const factory = {
     buildValidator(external: unknown, options: unknown) {
       const compile = buildValidator(external, options);

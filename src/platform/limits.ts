@@ -19,19 +19,33 @@ const pathOf = (url: string): string => {
 };
 
 /** The area a request URL belongs to: by prefix on the shared port; on an area's own port, all but mockyard's routes. */
-export function areaResolver(areas: readonly AreaDefinition[], only?: AreaDefinition): (url: string) => AreaDefinition | undefined {
+export function areaResolver(
+  areas: readonly AreaDefinition[],
+  only?: AreaDefinition,
+): (url: string) => AreaDefinition | undefined {
   if (only) {
     return (url) => {
       const p = pathOf(url);
-      return p.startsWith('/__mockyard') || p === '/openapi.json' || p === '/docs' || p.startsWith('/docs/') ? undefined : only;
+      return p.startsWith('/__mockyard') || p === '/openapi.json' || p === '/docs' || p.startsWith('/docs/')
+        ? undefined
+        : only;
     };
   }
-  return (url) => areas.find((a) => url === a.prefix || url.startsWith(`${a.prefix}/`) || url.startsWith(`${a.prefix}?`));
+  return (url) =>
+    areas.find((a) => url === a.prefix || url.startsWith(`${a.prefix}/`) || url.startsWith(`${a.prefix}?`));
 }
 
-function reject(request: FastifyRequest, reply: FastifyReply, area: AreaDefinition | undefined, status: 400 | 414, message: string): FastifyReply {
+function reject(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  area: AreaDefinition | undefined,
+  status: 400 | 414,
+  message: string,
+): FastifyReply {
   if (area) return sendAreaError(area, request, reply, status, message);
-  return reply.code(status).send({ statusCode: status, error: status === 414 ? 'URI Too Long' : 'Bad Request', message });
+  return reply
+    .code(status)
+    .send({ statusCode: status, error: status === 414 ? 'URI Too Long' : 'Bad Request', message });
 }
 
 /** Fastify's `frameworkErrors`: errors raised while routing (bad percent-encoding, over-long path parameters). */
@@ -51,7 +65,13 @@ export function installLimits(app: FastifyInstance, areaOf: (url: string) => Are
   app.addHook('onRequest', (request, reply, done) => {
     const url = request.url;
     if (url.length > MAX_URL_LENGTH) {
-      reject(request, reply, areaOf(url), 414, `The request URL is ${url.length} characters long; mockyard serves at most ${MAX_URL_LENGTH}.`);
+      reject(
+        request,
+        reply,
+        areaOf(url),
+        414,
+        `The request URL is ${url.length} characters long; mockyard serves at most ${MAX_URL_LENGTH}.`,
+      );
       return;
     }
     const q = url.indexOf('?');
@@ -59,7 +79,13 @@ export function installLimits(app: FastifyInstance, areaOf: (url: string) => Are
       let params = 1;
       for (let i = q; i < url.length; i++) if (url.charCodeAt(i) === 38 /* & */) params++;
       if (params > MAX_QUERY_PARAMETERS) {
-        reject(request, reply, areaOf(url), 400, `The request has ${params} query parameters; mockyard accepts at most ${MAX_QUERY_PARAMETERS}.`);
+        reject(
+          request,
+          reply,
+          areaOf(url),
+          400,
+          `The request has ${params} query parameters; mockyard accepts at most ${MAX_QUERY_PARAMETERS}.`,
+        );
         return;
       }
     }

@@ -30,21 +30,35 @@ async function openapi(app: FastifyInstance, opts: OpenApiOptions): Promise<void
         })),
       ],
       tags: [
-        ...opts.areas.map((a) => ({ name: a.name, description: `Area ${a.letter}: ${a.title} (real base URL ${a.upstream})` })),
+        ...opts.areas.map((a) => ({
+          name: a.name,
+          description: `Area ${a.letter}: ${a.title} (real base URL ${a.upstream})`,
+        })),
         { name: 'mockyard', description: 'Health, fixture catalog and test controls of mockyard itself' },
       ],
       components: {
         securitySchemes: {
           mockyardAdmin: { type: 'http', scheme: 'bearer', description: 'The --admin-token value, when one is set' },
           // The areas' real credentials, as their contracts name them.
-          api_key: { type: 'apiKey', in: 'query', name: 'api_key', description: 'MarketCheck key (any non-empty key unless --marketcheck-api-keys is set)' },
-          APIToken: { type: 'apiKey', in: 'header', name: 'X-API-Token', description: 'App Center user API token (see /__mockyard/fixtures)' },
+          api_key: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'api_key',
+            description: 'MarketCheck key (any non-empty key unless --marketcheck-api-keys is set)',
+          },
+          APIToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Token',
+            description: 'App Center user API token (see /__mockyard/fixtures)',
+          },
           // AGCO issues tokens from POST /api/v2/Authentication and takes them as `Authorization: Bearer`;
           // an http bearer scheme gives Swagger UI a field for the token itself.
           agcoBearer: {
             type: 'http',
             scheme: 'bearer',
-            description: 'AGCO bearer token, sent as `Authorization: Bearer <token>`. Any non-empty token works unless --agco-tokens is set; see /__mockyard/fixtures.',
+            description:
+              'AGCO bearer token, sent as `Authorization: Bearer <token>`. Any non-empty token works unless --agco-tokens is set; see /__mockyard/fixtures.',
           },
         },
       },
@@ -57,9 +71,15 @@ async function openapi(app: FastifyInstance, opts: OpenApiOptions): Promise<void
       const { openapiObject } = documentObject;
       const doc = openapiObject as { paths?: Record<string, Record<string, unknown>> };
       for (const item of Object.values(doc.paths ?? {})) {
-        const tags = Object.values(item).flatMap((op) => ((op as { tags?: string[] } | null)?.tags ?? []));
+        const tags = Object.values(item).flatMap((op) => (op as { tags?: string[] } | null)?.tags ?? []);
         const area = opts.areas.find((a) => tags.includes(a.name));
-        if (area) item.servers = [{ url: opts.prefixed ? area.prefix : '/', description: `Area ${area.letter}: stands in for ${area.upstream}` }];
+        if (area)
+          item.servers = [
+            {
+              url: opts.prefixed ? area.prefix : '/',
+              description: `Area ${area.letter}: stands in for ${area.upstream}`,
+            },
+          ];
       }
       return openapiObject;
     },

@@ -23,7 +23,11 @@ export function refusalMessage(hostname: string): string {
 
 function refuse(res: ServerResponse, hostname: string): void {
   const body = refusalMessage(hostname);
-  res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), 'mockyard-error': 'unknown host' });
+  res.writeHead(403, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'mockyard-error': 'unknown host',
+  });
   res.end(body);
 }
 
@@ -88,7 +92,13 @@ function portOf(authority: string): number {
  * CONNECT host:port. Known hosts get "200 Connection established", then mockyard itself is the far
  * end: plain HTTP for port 80, TLS with a certificate for that host otherwise.
  */
-function onConnect(server: http.Server, options: FrontOptions, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+function onConnect(
+  server: http.Server,
+  options: FrontOptions,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): void {
   socket.on('error', () => socket.destroy());
   const authority = req.url ?? '';
   const hostname = hostnameOf(authority);
@@ -122,7 +132,12 @@ function onConnect(server: http.Server, options: FrontOptions, req: IncomingMess
       socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
       serveTls(server, socket, context);
     },
-    (err: Error) => refuseTunnel(socket, '502 Bad Gateway', `mockyard could not issue a certificate for ${hostname}: ${err.message}\n`),
+    (err: Error) =>
+      refuseTunnel(
+        socket,
+        '502 Bad Gateway',
+        `mockyard could not issue a certificate for ${hostname}: ${err.message}\n`,
+      ),
   );
 }
 
@@ -133,11 +148,17 @@ export function frontServerFactory(options: FrontOptions): FastifyServerFactory 
       if (route(options.router, req, res)) handler(req, res);
     });
     // What Fastify sets on servers it makes itself.
-    const { keepAliveTimeout, requestTimeout, connectionTimeout } = fastifyOptions as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+    const { keepAliveTimeout, requestTimeout, connectionTimeout } = fastifyOptions as {
+      keepAliveTimeout?: number;
+      requestTimeout?: number;
+      connectionTimeout?: number;
+    };
     if (keepAliveTimeout !== undefined) server.keepAliveTimeout = keepAliveTimeout;
     if (requestTimeout !== undefined) server.requestTimeout = requestTimeout;
     if (connectionTimeout !== undefined) server.setTimeout(connectionTimeout);
-    server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => onConnect(server, options, req, socket, head));
+    server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      onConnect(server, options, req, socket, head),
+    );
     return server;
   };
 }

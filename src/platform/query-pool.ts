@@ -175,30 +175,33 @@ export class QueryPool {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { sqlite: this.#sqlite } });
     worker.unref();
     const slot: Slot = { worker, job: null, draining: false };
-    worker.on('message', (msg: { id: number; results?: unknown[]; stale?: boolean; error?: { message: string; code?: string } }) => {
-      if (slot.draining) {
-        slot.draining = false;
-        this.#dispatch();
-        return;
-      }
-      const job = slot.job;
-      if (!job || job.id !== msg.id) return;
-      slot.job = null;
-      clearTimeout(job.timer);
-      if (msg.stale) {
-        // The file on disk is already a newer generation: the request's own (older) store answers it.
-        try {
-          job.resolve(runSteps(job.store, job.steps));
-        } catch (err) {
-          job.reject(err);
+    worker.on(
+      'message',
+      (msg: { id: number; results?: unknown[]; stale?: boolean; error?: { message: string; code?: string } }) => {
+        if (slot.draining) {
+          slot.draining = false;
+          this.#dispatch();
+          return;
         }
-      } else if (msg.error) {
-        job.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
-      } else {
-        job.resolve(msg.results!);
-      }
-      this.#dispatch();
-    });
+        const job = slot.job;
+        if (!job || job.id !== msg.id) return;
+        slot.job = null;
+        clearTimeout(job.timer);
+        if (msg.stale) {
+          // The file on disk is already a newer generation: the request's own (older) store answers it.
+          try {
+            job.resolve(runSteps(job.store, job.steps));
+          } catch (err) {
+            job.reject(err);
+          }
+        } else if (msg.error) {
+          job.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
+        } else {
+          job.resolve(msg.results!);
+        }
+        this.#dispatch();
+      },
+    );
     worker.on('error', (err) => {
       const job = slot.job;
       this.#remove(slot);

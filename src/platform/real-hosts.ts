@@ -85,7 +85,9 @@ export class HostRouter {
 
   /** The area serving `hostname` under its real name, or undefined (mockyard's own names, unknown names). */
   match(hostname: string): HostRoute | undefined {
-    const rule = this.exact.get(hostname) ?? this.wildcards.find((w) => hostname.endsWith(w.host) && hostname.length > w.host.length);
+    const rule =
+      this.exact.get(hostname) ??
+      this.wildcards.find((w) => hostname.endsWith(w.host) && hostname.length > w.host.length);
     if (!rule) return undefined;
     return { area: this.areas.get(rule.area)!, basePath: rule.basePath, hostname };
   }
@@ -106,7 +108,8 @@ export class HostRouter {
     const { basePath, area } = route;
     if (basePath === '') return `${area.prefix}${target}`;
     const rest = target.slice(basePath.length);
-    if (target.startsWith(basePath) && (rest === '' || rest.startsWith('/') || rest.startsWith('?'))) return `${area.prefix}${rest}`;
+    if (target.startsWith(basePath) && (rest === '' || rest.startsWith('/') || rest.startsWith('?')))
+      return `${area.prefix}${rest}`;
     return `${area.prefix}${OUTSIDE_BASE}${target}`;
   }
 }

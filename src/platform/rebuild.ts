@@ -21,7 +21,18 @@ export const cliPath = (): string => path.join(packageRoot(), 'dist', 'bundle', 
  * folders are kept: the server deletes each when no request uses it any more.
  */
 export function rebuildInChild(config: Config, log: (line: string) => void = () => {}): Promise<ChildBuildResult> {
-  const args = [cliPath(), 'fixtures', '--keep-files', '--fresh-builder', '--data-dir', config.dataDir, '--seed', String(config.seed), '--scale', String(config.scale)];
+  const args = [
+    cliPath(),
+    'fixtures',
+    '--keep-files',
+    '--fresh-builder',
+    '--data-dir',
+    config.dataDir,
+    '--seed',
+    String(config.seed),
+    '--scale',
+    String(config.scale),
+  ];
   if (config.dkanCsvDir) args.push('--dkan-csv-dir', config.dkanCsvDir);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -41,7 +52,10 @@ export function rebuildInChild(config: Config, log: (line: string) => void = () 
     child.on('error', reject);
     child.on('close', (code) => {
       const m = /\(fingerprint ([0-9a-f]+)\)/.exec(out);
-      if (code !== 0 || !m) return reject(new Error(`fixture build failed (exit ${code}): ${err.trim().split('\n').slice(-5).join(' | ')}`));
+      if (code !== 0 || !m)
+        return reject(
+          new Error(`fixture build failed (exit ${code}): ${err.trim().split('\n').slice(-5).join(' | ')}`),
+        );
       resolve({ built: out.startsWith('built '), fingerprint: m[1]! });
     });
   });
@@ -51,6 +65,7 @@ export function rebuildInChild(config: Config, log: (line: string) => void = () 
 export function filesCleanup(oldDir: string, newDir: string): () => void {
   return () => {
     // Off the event loop: a large generation has many files.
-    if (path.resolve(oldDir) !== path.resolve(newDir)) void rm(oldDir, { recursive: true, force: true }).catch(() => undefined);
+    if (path.resolve(oldDir) !== path.resolve(newDir))
+      void rm(oldDir, { recursive: true, force: true }).catch(() => undefined);
   };
 }

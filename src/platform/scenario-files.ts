@@ -44,7 +44,12 @@ export function loadScenarioDir(scenarios: Scenarios, dir: string): string[] {
 }
 
 /** Reloads DIR/{name}.json when it changes and removes the scenario when the file goes; a bad file keeps the previous version. */
-export function watchScenarioDir(scenarios: Scenarios, dir: string, log: WatchLog, debounceMs = 100): { close(): void } {
+export function watchScenarioDir(
+  scenarios: Scenarios,
+  dir: string,
+  log: WatchLog,
+  debounceMs = 100,
+): { close(): void } {
   const timers = new Map<string, NodeJS.Timeout>();
   const reload = (file: string, name: string) => {
     timers.delete(file);
@@ -65,7 +70,10 @@ export function watchScenarioDir(scenarios: Scenarios, dir: string, log: WatchLo
     if (!file || name === null) return;
     clearTimeout(timers.get(file));
     // Editors save in bursts (truncate, write, rename): load once the burst is over.
-    timers.set(file, setTimeout(() => reload(file, name), debounceMs));
+    timers.set(
+      file,
+      setTimeout(() => reload(file, name), debounceMs),
+    );
   });
   return {
     close() {

@@ -12,9 +12,13 @@ const CountsSchema = Type.Record(Type.String(), Type.Record(Type.String(), Type.
 });
 const ScenarioSummarySchema = Type.Object({
   name: Type.String(),
-  areas: Type.Array(Type.String(), { description: 'The areas this scenario answers for; the others keep the generated data' }),
+  areas: Type.Array(Type.String(), {
+    description: 'The areas this scenario answers for; the others keep the generated data',
+  }),
   counts: CountsSchema,
-  path: Type.String({ description: 'Path prefix that puts a request into this scenario, e.g. /scenarios/{name}/appcenter/...' }),
+  path: Type.String({
+    description: 'Path prefix that puts a request into this scenario, e.g. /scenarios/{name}/appcenter/...',
+  }),
 });
 const ErrorSchema = Type.Object({
   statusCode: Type.Integer(),
@@ -26,7 +30,10 @@ const NameParams = Type.Object({ name: ScenarioNameSchema });
 
 const withPath = (s: ReturnType<typeof summary>) => ({ ...s, path: `/scenarios/${s.name}` });
 
-export async function scenarioRoutes(app: FastifyInstance, opts: { security?: { mockyardAdmin: never[] }[] }): Promise<void> {
+export async function scenarioRoutes(
+  app: FastifyInstance,
+  opts: { security?: { mockyardAdmin: never[] }[] },
+): Promise<void> {
   const { scenarios } = app;
   const security = opts.security;
   const notFound = (name: string) => ({ statusCode: 404, error: 'Not Found', message: `Unknown scenario "${name}"` });
@@ -48,7 +55,14 @@ export async function scenarioRoutes(app: FastifyInstance, opts: { security?: { 
   app.get(
     '/scenarios/:name',
     {
-      schema: { operationId: 'mockyard_scenarios_get', tags: TAGS, summary: 'One scenario', security, params: NameParams, response: { 200: ScenarioSummarySchema, 404: ErrorSchema } },
+      schema: {
+        operationId: 'mockyard_scenarios_get',
+        tags: TAGS,
+        summary: 'One scenario',
+        security,
+        params: NameParams,
+        response: { 200: ScenarioSummarySchema, 404: ErrorSchema },
+      },
     },
     async (request, reply) => {
       const { name } = request.params as { name: string };
@@ -90,8 +104,14 @@ export async function scenarioRoutes(app: FastifyInstance, opts: { security?: { 
         return reply.code(replaced ? 200 : 201).send(withPath(summary(scenario)));
       } catch (err) {
         if (!(err instanceof ScenarioError)) throw err;
-        const error = err.statusCode === 409 ? 'Conflict' : err.statusCode === 413 ? 'Payload Too Large' : 'Bad Request';
-        return reply.code(err.statusCode as 400 | 409 | 413).send({ statusCode: err.statusCode, error, message: err.message, ...(err.pointer === null ? {} : { pointer: err.pointer }) });
+        const error =
+          err.statusCode === 409 ? 'Conflict' : err.statusCode === 413 ? 'Payload Too Large' : 'Bad Request';
+        return reply.code(err.statusCode as 400 | 409 | 413).send({
+          statusCode: err.statusCode,
+          error,
+          message: err.message,
+          ...(err.pointer === null ? {} : { pointer: err.pointer }),
+        });
       }
     },
   );

@@ -55,10 +55,15 @@ export class Scenarios {
 
   /** Creates or replaces a scenario; a ScenarioError (nothing stored) when the name or body is not usable. */
   put(name: string, body: unknown): { scenario: Scenario; replaced: boolean } {
-    if (!SCENARIO_NAME.test(name)) throw new ScenarioError(null, `The scenario name "${name}" must match [A-Za-z0-9._-]{1,64}.`);
+    if (!SCENARIO_NAME.test(name))
+      throw new ScenarioError(null, `The scenario name "${name}" must match [A-Za-z0-9._-]{1,64}.`);
     const old = this.#byName.get(name);
     if (!old && this.#byName.size >= SCENARIO_LIMITS.scenarios) {
-      throw new ScenarioError(null, `mockyard holds at most ${SCENARIO_LIMITS.scenarios} scenarios; remove one first (DELETE /__mockyard/scenarios/{name} or POST /__mockyard/reset).`, 409);
+      throw new ScenarioError(
+        null,
+        `mockyard holds at most ${SCENARIO_LIMITS.scenarios} scenarios; remove one first (DELETE /__mockyard/scenarios/{name} or POST /__mockyard/reset).`,
+        409,
+      );
     }
     const built = buildScenario(name, body);
     const scenario: Scenario = { name, areas: built.areas, store: built.store, counts: built.counts };
@@ -124,7 +129,7 @@ export function requestedScenario(request: FastifyRequest, defaultName: string |
 /** The store an area reads in this request: the scenario's when the scenario names the area. */
 export function storeFor(request: FastifyRequest, area: AreaName): FixtureStore {
   const scenario = request.scenario;
-  return scenario && scenario.areas.has(area) ? scenario.store : request.store;
+  return scenario?.areas.has(area) ? scenario.store : request.store;
 }
 
 declare module 'fastify' {
@@ -182,4 +187,8 @@ async function scenarioHooks(app: FastifyInstance, opts: ScenarioPluginOptions):
   });
 }
 
-export const scenarioPlugin = fp(scenarioHooks, { name: 'mockyard-scenarios', fastify: '5.x', dependencies: ['mockyard-store'] });
+export const scenarioPlugin = fp(scenarioHooks, {
+  name: 'mockyard-scenarios',
+  fastify: '5.x',
+  dependencies: ['mockyard-store'],
+});

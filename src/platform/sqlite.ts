@@ -16,7 +16,9 @@ function load(): typeof BetterSqlite3 {
   try {
     return require(SQLITE_MODULE) as typeof BetterSqlite3;
   } catch (err) {
-    throw new Error(`mockyard needs ${SQLITE_MODULE} on Node ${process.versions.node}; run npm install (${(err as Error).message})`);
+    throw new Error(
+      `mockyard needs ${SQLITE_MODULE} on Node ${process.versions.node}; run npm install (${(err as Error).message})`,
+    );
   }
 }
 

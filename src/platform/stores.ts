@@ -1,7 +1,7 @@
 // Which fixture store a request reads: the current generation of the generated data, swapped on rebuilds.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { FixtureStore } from './fixture-store.js';
+import type { FixtureStore } from './fixture-store.js';
 
 type SwapListener = (store: FixtureStore) => void;
 

@@ -45,7 +45,10 @@ export function watchFixtures(opts: FixtureWatcherOptions): FixtureWatcher {
         const next = FixtureStore.open(opts.dataDir, opts.stores.current.generation + 1);
         // The old generation's files go when the last request reading them is done.
         opts.stores.swap(next, filesCleanup(opts.stores.current.filesDir, next.filesDir));
-        opts.log.info({ fingerprint: result.fingerprint, generation: next.generation }, 'fixtures rebuilt and swapped in');
+        opts.log.info(
+          { fingerprint: result.fingerprint, generation: next.generation },
+          'fixtures rebuilt and swapped in',
+        );
       }
     } catch (err) {
       opts.log.error({ err }, 'fixture rebuild failed; still serving the previous data');

@@ -17,15 +17,25 @@ export function agcoRecords(body: Body): { records: AgcoRecords; counts: Record<
   const explicit = new Map<bigint, string>();
   const parse = (text: string, where: string): number => {
     const value = timestampFromBase64(text);
-    if (value === null) throw new ScenarioError(where, `"${text}" is not base64 of an 8-byte row version (e.g. AAAAAAAAB9E=)`);
-    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw new ScenarioError(where, 'row versions above 2^53 are not supported');
-    if (explicit.has(value)) throw new ScenarioError(where, `Timestamp ${text} is also used at ${explicit.get(value)}; row versions are unique`);
+    if (value === null)
+      throw new ScenarioError(where, `"${text}" is not base64 of an 8-byte row version (e.g. AAAAAAAAB9E=)`);
+    if (value > BigInt(Number.MAX_SAFE_INTEGER))
+      throw new ScenarioError(where, 'row versions above 2^53 are not supported');
+    if (explicit.has(value))
+      throw new ScenarioError(
+        where,
+        `Timestamp ${text} is also used at ${explicit.get(value)}; row versions are unique`,
+      );
     explicit.set(value, where);
     return Number(value);
   };
   const given = definitionsIn.map((d, i) => ({
     ts: d.Timestamp === undefined ? null : parse(d.Timestamp, pointer(at, 'definitions', i, 'Timestamp')),
-    translations: (d.Translations ?? []).map((t, j) => (t.Timestamp === undefined ? null : parse(t.Timestamp, pointer(at, 'definitions', i, 'Translations', j, 'Timestamp')))),
+    translations: (d.Translations ?? []).map((t, j) =>
+      t.Timestamp === undefined
+        ? null
+        : parse(t.Timestamp, pointer(at, 'definitions', i, 'Translations', j, 'Timestamp')),
+    ),
   }));
   let last = FIRST_ROW_VERSION;
   const next = (value: number | null): number => {
@@ -41,7 +51,8 @@ export function agcoRecords(body: Body): { records: AgcoRecords; counts: Record<
   const languages: LanguageRecord[] = [];
   const known = new Set<number>();
   (body.languages ?? []).forEach((l, i) => {
-    if (known.has(l.LocaleId)) throw new ScenarioError(pointer(at, 'languages', i, 'LocaleId'), `language ${l.LocaleId} is listed twice`);
+    if (known.has(l.LocaleId))
+      throw new ScenarioError(pointer(at, 'languages', i, 'LocaleId'), `language ${l.LocaleId} is listed twice`);
     known.add(l.LocaleId);
     languages.push({ LocaleId: l.LocaleId, Description: l.Description ?? '', IsDeleted: l.IsDeleted === true });
   });
@@ -51,7 +62,11 @@ export function agcoRecords(body: Body): { records: AgcoRecords; counts: Record<
   const translations: TranslationRecord[] = [];
   definitionsIn.forEach((d, i) => {
     const key = d.Id.toLowerCase();
-    if (ids.has(key)) throw new ScenarioError(pointer(at, 'definitions', i, 'Id'), `Id "${d.Id}" is also used by definition ${ids.get(key)} (ids are case-insensitive)`);
+    if (ids.has(key))
+      throw new ScenarioError(
+        pointer(at, 'definitions', i, 'Id'),
+        `Id "${d.Id}" is also used by definition ${ids.get(key)} (ids are case-insensitive)`,
+      );
     ids.set(key, i);
     definitions.push({
       id: d.Id,
@@ -63,14 +78,24 @@ export function agcoRecords(body: Body): { records: AgcoRecords; counts: Record<
     const seen = new Set<number>();
     (d.Translations ?? []).forEach((t, j) => {
       if (seen.has(t.LanguageId)) {
-        throw new ScenarioError(pointer(at, 'definitions', i, 'Translations', j, 'LanguageId'), `definition "${d.Id}" has two translations in language ${t.LanguageId}`);
+        throw new ScenarioError(
+          pointer(at, 'definitions', i, 'Translations', j, 'LanguageId'),
+          `definition "${d.Id}" has two translations in language ${t.LanguageId}`,
+        );
       }
       seen.add(t.LanguageId);
       if (!known.has(t.LanguageId)) {
         known.add(t.LanguageId);
         languages.push({ LocaleId: t.LanguageId, Description: '', IsDeleted: false });
       }
-      translations.push({ definition: i, languageId: t.LanguageId, value: t.StringValue, state: t.State ?? 'Validated', authorId: t.AuthorId ?? 1, ts: next(given[i]!.translations[j]!) });
+      translations.push({
+        definition: i,
+        languageId: t.LanguageId,
+        value: t.StringValue,
+        state: t.State ?? 'Validated',
+        authorId: t.AuthorId ?? 1,
+        ts: next(given[i]!.translations[j]!),
+      });
     });
   });
   return {

@@ -18,10 +18,12 @@ export function appcenterRecords(body: Body): { records: AppcenterRecords; count
   const userNames = new Set<string>();
   const tokens = new Set<string>();
   users.forEach((u, i) => {
-    if (userNames.has(u.name)) throw new ScenarioError(pointer(at, 'users', i, 'name'), `user "${u.name}" is listed twice`);
+    if (userNames.has(u.name))
+      throw new ScenarioError(pointer(at, 'users', i, 'name'), `user "${u.name}" is listed twice`);
     userNames.add(u.name);
     if (u.token !== undefined) {
-      if (tokens.has(u.token)) throw new ScenarioError(pointer(at, 'users', i, 'token'), 'this token belongs to another user already');
+      if (tokens.has(u.token))
+        throw new ScenarioError(pointer(at, 'users', i, 'token'), 'this token belongs to another user already');
       tokens.add(u.token);
     }
   });
@@ -30,7 +32,8 @@ export function appcenterRecords(body: Body): { records: AppcenterRecords; count
   };
 
   const organizations = (body.organizations ?? []).map((o, i) => {
-    if (userNames.has(o.name)) throw new ScenarioError(pointer(at, 'organizations', i, 'name'), `"${o.name}" is already a user`);
+    if (userNames.has(o.name))
+      throw new ScenarioError(pointer(at, 'organizations', i, 'name'), `"${o.name}" is already a user`);
     o.members.forEach((m, j) => needUser(m, pointer(at, 'organizations', i, 'members', j)));
     return { name: o.name, display_name: o.display_name ?? o.name, members: [...new Set(o.members)] };
   });
@@ -52,7 +55,8 @@ export function appcenterRecords(body: Body): { records: AppcenterRecords; count
     const groups: AppRecord['groups'] = [];
     const groupIndex = new Map<string, number>();
     (app.groups ?? []).forEach((g, i) => {
-      if (groupIndex.has(g.name)) throw new ScenarioError(pointer(appAt, 'groups', i, 'name'), `group "${g.name}" is listed twice`);
+      if (groupIndex.has(g.name))
+        throw new ScenarioError(pointer(appAt, 'groups', i, 'name'), `group "${g.name}" is listed twice`);
       (g.members ?? []).forEach((m, j) => needUser(m, pointer(appAt, 'groups', i, 'members', j)));
       groupIndex.set(g.name, groups.length);
       // The id may also come from a pasted release's distribution_groups entry; one is made up only when none is given.
@@ -65,17 +69,26 @@ export function appcenterRecords(body: Body): { records: AppcenterRecords; count
     const releaseIds = new Set<number>();
     const releases: ReleaseRecord[] = (app.releases ?? []).map((r, i) => {
       const rAt = pointer(appAt, 'releases', i);
-      if (releaseIds.has(r.id)) throw new ScenarioError(pointer(rAt, 'id'), `release id ${r.id} is used twice in ${app.owner}/${app.name}`);
+      if (releaseIds.has(r.id))
+        throw new ScenarioError(pointer(rAt, 'id'), `release id ${r.id} is used twice in ${app.owner}/${app.name}`);
       releaseIds.add(r.id);
       const time = Date.parse(r.uploaded_at);
-      if (Number.isNaN(time)) throw new ScenarioError(pointer(rAt, 'uploaded_at'), `"${r.uploaded_at}" is not an ISO 8601 time`);
+      if (Number.isNaN(time))
+        throw new ScenarioError(pointer(rAt, 'uploaded_at'), `"${r.uploaded_at}" is not an ISO 8601 time`);
       const releaseGroups = (r.distribution_groups ?? []).map((ref, j) => {
         const index = groupIndex.get(ref.name);
-        if (index === undefined) throw new ScenarioError(pointer(rAt, 'distribution_groups', j, 'name'), `"${ref.name}" is not one of the groups of ${app.owner}/${app.name}`);
+        if (index === undefined)
+          throw new ScenarioError(
+            pointer(rAt, 'distribution_groups', j, 'name'),
+            `"${ref.name}" is not one of the groups of ${app.owner}/${app.name}`,
+          );
         const group = groups[index]!;
         if (ref.id !== undefined && group.id === '') group.id = ref.id;
         else if (ref.id !== undefined && ref.id !== group.id) {
-          throw new ScenarioError(pointer(rAt, 'distribution_groups', j, 'id'), `group "${ref.name}" has id ${group.id} (given on the group or an earlier release)`);
+          throw new ScenarioError(
+            pointer(rAt, 'distribution_groups', j, 'id'),
+            `group "${ref.name}" has id ${group.id} (given on the group or an earlier release)`,
+          );
         }
         return index;
       });
@@ -84,7 +97,11 @@ export function appcenterRecords(body: Body): { records: AppcenterRecords; count
         if (index === undefined) {
           index = stores.length;
           storeIndex.set(ref.name, index);
-          stores.push({ id: ref.id ?? stableUuid(`store:${app.owner}/${app.name}/${ref.name}`), name: ref.name, type: (ref.type ?? 'googleplay') as StoreType });
+          stores.push({
+            id: ref.id ?? stableUuid(`store:${app.owner}/${app.name}/${ref.name}`),
+            name: ref.name,
+            type: (ref.type ?? 'googleplay') as StoreType,
+          });
         }
         return { index, publishing_status: ref.publishing_status ?? 'Published' };
       });
@@ -100,7 +117,9 @@ export function appcenterRecords(body: Body): { records: AppcenterRecords; count
         ...(r.file_extension === undefined ? {} : { file_extension: r.file_extension }),
         build: r.build ?? null,
         groups: [...new Set(releaseGroups)].sort((x, y) => x - y),
-        stores: releaseStores.filter((s, j) => releaseStores.findIndex((o) => o.index === s.index) === j).sort((x, y) => x.index - y.index),
+        stores: releaseStores
+          .filter((s, j) => releaseStores.findIndex((o) => o.index === s.index) === j)
+          .sort((x, y) => x.index - y.index),
       };
     });
     for (const g of groups) if (g.id === '') g.id = stableUuid(`group:${app.owner}/${app.name}/${g.name}`);
@@ -111,14 +130,23 @@ export function appcenterRecords(body: Body): { records: AppcenterRecords; count
   users.forEach((u, i) =>
     (u.groups ?? []).forEach((path, j) => {
       const group = groupsByPath.get(path);
-      if (!group) throw new ScenarioError(pointer(at, 'users', i, 'groups', j), `"${path}" is not a group of an app in appcenter.apps (owner/app/Group)`);
+      if (!group)
+        throw new ScenarioError(
+          pointer(at, 'users', i, 'groups', j),
+          `"${path}" is not a group of an app in appcenter.apps (owner/app/Group)`,
+        );
       if (!group.members.includes(u.name)) group.members.push(u.name);
     }),
   );
 
   return {
     records: {
-      users: users.map((u) => ({ name: u.name, display_name: u.display_name ?? u.name, email: u.email ?? `${u.name}@example.com`, tokens: u.token === undefined ? [] : [u.token] })),
+      users: users.map((u) => ({
+        name: u.name,
+        display_name: u.display_name ?? u.name,
+        email: u.email ?? `${u.name}@example.com`,
+        tokens: u.token === undefined ? [] : [u.token],
+      })),
       organizations,
       apps,
     },

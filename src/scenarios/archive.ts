@@ -17,9 +17,26 @@ const DEFAULT_MTIME = REF_SECONDS - 86_400;
 
 // archive.org's format names for the common extensions; anything else is "Unknown", as IA labels it.
 const FORMATS: Record<string, string> = {
-  pdf: 'Text PDF', txt: 'Text', json: 'JSON', csv: 'Comma-Separated Values', xml: 'Metadata', jpg: 'JPEG', jpeg: 'JPEG',
-  png: 'PNG', gif: 'Animated GIF', mp3: 'VBR MP3', mp4: 'MPEG4', zip: 'ZIP', torrent: 'Archive BitTorrent', epub: 'EPUB',
-  iso: 'ISO Image', ogg: 'Ogg Vorbis', flac: 'Flac', webm: 'WebM', gz: 'GZIP', tar: 'TAR',
+  pdf: 'Text PDF',
+  txt: 'Text',
+  json: 'JSON',
+  csv: 'Comma-Separated Values',
+  xml: 'Metadata',
+  jpg: 'JPEG',
+  jpeg: 'JPEG',
+  png: 'PNG',
+  gif: 'Animated GIF',
+  mp3: 'VBR MP3',
+  mp4: 'MPEG4',
+  zip: 'ZIP',
+  torrent: 'Archive BitTorrent',
+  epub: 'EPUB',
+  iso: 'ISO Image',
+  ogg: 'Ogg Vorbis',
+  flac: 'Flac',
+  webm: 'WebM',
+  gz: 'GZIP',
+  tar: 'TAR',
 };
 
 export function archiveRecords(body: Body): { records: ArchiveItemRecord[]; counts: Record<string, number> } {
@@ -32,11 +49,16 @@ export function archiveRecords(body: Body): { records: ArchiveItemRecord[]; coun
     const id = item.identifier;
     if (seen.has(id)) throw new ScenarioError(pointer(itemAt, 'identifier'), `item "${id}" is listed twice`);
     seen.add(id);
-    if (item.dark && item.unavailable) throw new ScenarioError(pointer(itemAt, 'unavailable'), 'an item is either dark or unavailable, not both');
+    if (item.dark && item.unavailable)
+      throw new ScenarioError(pointer(itemAt, 'unavailable'), 'an item is either dark or unavailable, not both');
     const names = new Set<string>();
     const files = (item.files ?? []).map((f, j): ArchiveFileRecord => {
       const fileAt = pointer(itemAt, 'files', j);
-      if (isSuspiciousName(f.name)) throw new ScenarioError(pointer(fileAt, 'name'), `"${f.name}" is not a file name inside the item (no .., empty segments, leading /, backslash or NUL)`);
+      if (isSuspiciousName(f.name))
+        throw new ScenarioError(
+          pointer(fileAt, 'name'),
+          `"${f.name}" is not a file name inside the item (no .., empty segments, leading /, backslash or NUL)`,
+        );
       if (names.has(f.name)) throw new ScenarioError(pointer(fileAt, 'name'), `file "${f.name}" is listed twice`);
       names.add(f.name);
       const given = [f.content, f.base64, f.size].filter((v) => v !== undefined).length;
@@ -48,11 +70,23 @@ export function archiveRecords(body: Body): { records: ArchiveItemRecord[]; coun
         if (!BASE64.test(text)) throw new ScenarioError(pointer(fileAt, 'base64'), 'not valid base64');
         data = Buffer.from(text, 'base64');
       } else data = seededBytes(`scenario:${id}/${f.name}`, f.size!);
-      if (data.length > SCENARIO_LIMITS.fileBytes) throw new ScenarioError(fileAt, `a file may have at most ${SCENARIO_LIMITS.fileBytes} bytes`, 413);
+      if (data.length > SCENARIO_LIMITS.fileBytes)
+        throw new ScenarioError(fileAt, `a file may have at most ${SCENARIO_LIMITS.fileBytes} bytes`, 413);
       totalBytes += data.length;
-      if (totalBytes > SCENARIO_LIMITS.archiveBytes) throw new ScenarioError(fileAt, `the archive files of one scenario may have at most ${SCENARIO_LIMITS.archiveBytes} bytes`, 413);
+      if (totalBytes > SCENARIO_LIMITS.archiveBytes)
+        throw new ScenarioError(
+          fileAt,
+          `the archive files of one scenario may have at most ${SCENARIO_LIMITS.archiveBytes} bytes`,
+          413,
+        );
       const ext = path.extname(f.name).slice(1).toLowerCase();
-      return { name: f.name, source: f.source ?? 'original', format: f.format ?? FORMATS[ext] ?? 'Unknown', mtime: f.mtime ?? DEFAULT_MTIME, data };
+      return {
+        name: f.name,
+        source: f.source ?? 'original',
+        format: f.format ?? FORMATS[ext] ?? 'Unknown',
+        mtime: f.mtime ?? DEFAULT_MTIME,
+        data,
+      };
     });
     fileCount += files.length;
     // Data node, host names and uniq follow from the identifier, so they stay the same for the same body.

@@ -27,18 +27,25 @@ const validator = Compile(ScenarioBodySchema);
 
 /** The body, typed, or a ScenarioError naming the JSON pointer of the first problem. */
 export function checkScenarioBody(body: unknown): ScenarioBody {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ScenarioError('', 'the body must be a JSON object with one key per area');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new ScenarioError('', 'the body must be a JSON object with one key per area');
   if (validator.Check(body)) return body;
   const first = validator.Errors(body)[0];
   if (!first) throw new ScenarioError('', 'the body does not match the scenario schema');
   // A property the schema does not allow is reported at its own pointer ("schema is false" there).
   if (first.keyword === 'boolean') {
-    const name = first.instancePath.slice(first.instancePath.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+    const name = first.instancePath
+      .slice(first.instancePath.lastIndexOf('/') + 1)
+      .replace(/~1/g, '/')
+      .replace(/~0/g, '~');
     throw new ScenarioError(first.instancePath, `unknown property "${name}"`);
   }
   if (first.keyword === 'additionalProperties') {
     const extra = (first.params as { additionalProperties?: string[] }).additionalProperties?.[0] ?? '';
-    throw new ScenarioError(`${first.instancePath}/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`, `unknown property "${extra}"`);
+    throw new ScenarioError(
+      `${first.instancePath}/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      `unknown property "${extra}"`,
+    );
   }
   throw new ScenarioError(first.instancePath, first.message);
 }

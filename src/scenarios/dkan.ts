@@ -18,14 +18,20 @@ export function dkanRecords(body: Body): { records: DatasetSource[]; counts: Rec
     const dsAt = pointer(at, 'datasets', i);
     if (ids.has(ds.id)) throw new ScenarioError(pointer(dsAt, 'id'), `dataset "${ds.id}" is listed twice`);
     ids.add(ds.id);
-    if (ds.resources.length === 0) throw new ScenarioError(pointer(dsAt, 'resources'), 'a dataset needs at least one resource');
+    if (ds.resources.length === 0)
+      throw new ScenarioError(pointer(dsAt, 'resources'), 'a dataset needs at least one resource');
     const tables = ds.resources.map((res, r): TableSource => {
       const resAt = pointer(dsAt, 'resources', r);
-      if ((res.rows === undefined) === (res.csv === undefined)) throw new ScenarioError(resAt, 'give exactly one of rows or csv');
+      if ((res.rows === undefined) === (res.csv === undefined))
+        throw new ScenarioError(resAt, 'give exactly one of rows or csv');
       let header: string[];
       let rows: string[][];
       if (res.csv !== undefined) {
-        if (res.columns !== undefined) throw new ScenarioError(pointer(resAt, 'columns'), 'columns go with rows; a csv names its columns in its header row');
+        if (res.columns !== undefined)
+          throw new ScenarioError(
+            pointer(resAt, 'columns'),
+            'columns go with rows; a csv names its columns in its header row',
+          );
         let parsed: string[][];
         try {
           parsed = parse(res.csv, { bom: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
@@ -40,7 +46,8 @@ export function dkanRecords(body: Body): { records: DatasetSource[]; counts: Rec
         if (!res.columns) {
           const keys = new Set<string>();
           given.forEach((row, k) => {
-            if (Array.isArray(row)) throw new ScenarioError(pointer(resAt, 'rows', k), 'rows given as arrays need columns');
+            if (Array.isArray(row))
+              throw new ScenarioError(pointer(resAt, 'rows', k), 'rows given as arrays need columns');
             for (const key of Object.keys(row)) keys.add(key);
           });
           header = [...keys];
@@ -48,11 +55,16 @@ export function dkanRecords(body: Body): { records: DatasetSource[]; counts: Rec
         const position = new Map(header.map((h, k) => [h, k]));
         rows = given.map((row, k) => {
           if (Array.isArray(row)) {
-            if (row.length > header.length) throw new ScenarioError(pointer(resAt, 'rows', k), `the row has ${row.length} cells but there are ${header.length} columns`);
+            if (row.length > header.length)
+              throw new ScenarioError(
+                pointer(resAt, 'rows', k),
+                `the row has ${row.length} cells but there are ${header.length} columns`,
+              );
             return header.map((_, c) => cellText(row[c]));
           }
           for (const key of Object.keys(row)) {
-            if (!position.has(key)) throw new ScenarioError(pointer(resAt, 'rows', k, key), `"${key}" is not one of the columns`);
+            if (!position.has(key))
+              throw new ScenarioError(pointer(resAt, 'rows', k, key), `"${key}" is not one of the columns`);
           }
           return header.map((h) => cellText(row[h]));
         });

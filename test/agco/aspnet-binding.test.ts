@@ -17,7 +17,11 @@ async function raw(url: string): Promise<Page> {
 describe('AGCO routes and parameters as ASP.NET binds them', () => {
   it('routes /api/v2/stringdefinitions in any letter case to the same operation', async () => {
     const expected = await page(app, { limit: 2 });
-    for (const path of ['/agco/api/v2/stringdefinitions', '/agco/API/V2/STRINGDEFINITIONS', '/agco/Api/v2/StringDefinitions/']) {
+    for (const path of [
+      '/agco/api/v2/stringdefinitions',
+      '/agco/API/V2/STRINGDEFINITIONS',
+      '/agco/Api/v2/StringDefinitions/',
+    ]) {
       expect(await raw(`${path}?limit=2`)).toEqual(expected);
     }
   });

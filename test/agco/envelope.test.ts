@@ -12,18 +12,35 @@ describe('agco envelope, paging and modifiedAfterTimestamp', async () => {
     expect(body.Metadata).toEqual({ TotalCount: total, Limit: 10, Offset: 0 });
     expect(body.Entities).toHaveLength(10);
     for (const d of body.Entities) {
-      expect(Object.keys(d)).toEqual(['Id', 'DescriptionForTranslator', 'DoNotTranslate', 'ParameterCount', 'Timestamp']);
+      expect(Object.keys(d)).toEqual([
+        'Id',
+        'DescriptionForTranslator',
+        'DoNotTranslate',
+        'ParameterCount',
+        'Timestamp',
+      ]);
     }
   });
 
   it('returns the fields as stored, Timestamp as base64 of the 8-byte row version', async () => {
     const body = await page(app, { limit: 25 });
-    const get = store.db.prepare('SELECT id, description, do_not_translate, parameter_count, ts FROM agco_definitions WHERE id = ?');
+    const get = store.db.prepare(
+      'SELECT id, description, do_not_translate, parameter_count, ts FROM agco_definitions WHERE id = ?',
+    );
     for (const d of body.Entities) {
-      const row = get.get(d.Id) as { id: string; description: string; do_not_translate: number; parameter_count: number; ts: number };
+      const row = get.get(d.Id) as {
+        id: string;
+        description: string;
+        do_not_translate: number;
+        parameter_count: number;
+        ts: number;
+      };
       expect(d).toEqual({
-        Id: row.id, DescriptionForTranslator: row.description, DoNotTranslate: row.do_not_translate === 1,
-        ParameterCount: row.parameter_count, Timestamp: tsText(row.ts),
+        Id: row.id,
+        DescriptionForTranslator: row.description,
+        DoNotTranslate: row.do_not_translate === 1,
+        ParameterCount: row.parameter_count,
+        Timestamp: tsText(row.ts),
       });
     }
   });

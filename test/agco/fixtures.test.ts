@@ -14,8 +14,15 @@ function buildInMemory(seed: number): { db: Database.Database; seconds: number }
   faker.seed(seed);
   faker.setDefaultRefDate(REFERENCE_DATE);
   const ctx: FixtureBuildContext = {
-    db, seed, scale: 1, refDate: REFERENCE_DATE, filesDir: '/nonexistent', faker, dkanCsvDir: null,
-    sourceDir: path.resolve('fixtures/agco'), log: () => {},
+    db,
+    seed,
+    scale: 1,
+    refDate: REFERENCE_DATE,
+    filesDir: '/nonexistent',
+    faker,
+    dkanCsvDir: null,
+    sourceDir: path.resolve('fixtures/agco'),
+    log: () => {},
   };
   const started = performance.now();
   void agcoFixtures.build(ctx);
@@ -34,7 +41,11 @@ describe('agco fixtures', async () => {
   const db = store.db;
 
   it('has languages with LocaleIds, descriptions, and some deleted ones', () => {
-    const langs = db.prepare('SELECT locale_id, description, is_deleted FROM agco_languages').all() as { locale_id: number; description: string; is_deleted: number }[];
+    const langs = db.prepare('SELECT locale_id, description, is_deleted FROM agco_languages').all() as {
+      locale_id: number;
+      description: string;
+      is_deleted: number;
+    }[];
     expect(langs.map((l) => l.locale_id)).toEqual(expect.arrayContaining([1033, 1031, 1036]));
     expect(langs.every((l) => Number.isInteger(l.locale_id) && l.description.length > 0)).toBe(true);
     const deleted = langs.filter((l) => l.is_deleted === 1).length;
@@ -46,24 +57,39 @@ describe('agco fixtures', async () => {
     const defs = db.prepare('SELECT count(*) FROM agco_definitions').pluck().get() as number;
     expect(defs).toBeGreaterThanOrEqual(2000);
     const withoutOriginal = db
-      .prepare("SELECT count(*) FROM agco_definitions d WHERE NOT EXISTS (SELECT 1 FROM agco_translations t WHERE t.def_rowid = d.rowid AND t.language_id = 1033 AND t.state = 'Original')")
-      .pluck().get();
+      .prepare(
+        "SELECT count(*) FROM agco_definitions d WHERE NOT EXISTS (SELECT 1 FROM agco_translations t WHERE t.def_rowid = d.rowid AND t.language_id = 1033 AND t.state = 'Original')",
+      )
+      .pluck()
+      .get();
     expect(withoutOriginal).toBe(0);
     const states = db.prepare('SELECT DISTINCT state FROM agco_translations').pluck().all() as string[];
     for (const s of states) expect(STATES).toContain(s);
-    const orphanLanguages = db.prepare('SELECT count(*) FROM agco_translations WHERE language_id NOT IN (SELECT locale_id FROM agco_languages)').pluck().get();
+    const orphanLanguages = db
+      .prepare('SELECT count(*) FROM agco_translations WHERE language_id NOT IN (SELECT locale_id FROM agco_languages)')
+      .pluck()
+      .get();
     expect(orphanLanguages).toBe(0);
-    const deletedTranslations = db.prepare('SELECT count(*) FROM agco_translations WHERE lang_deleted = 1').pluck().get() as number;
+    const deletedTranslations = db
+      .prepare('SELECT count(*) FROM agco_translations WHERE lang_deleted = 1')
+      .pluck()
+      .get() as number;
     expect(deletedTranslations).toBeGreaterThan(0);
   });
 
   it('ParameterCount matches the {n} placeholders of the English text', () => {
-    const rows = db.prepare("SELECT d.parameter_count AS n, t.value FROM agco_definitions d JOIN agco_translations t ON t.def_rowid = d.rowid AND t.language_id = 1033").all() as { n: number; value: string }[];
+    const rows = db
+      .prepare(
+        'SELECT d.parameter_count AS n, t.value FROM agco_definitions d JOIN agco_translations t ON t.def_rowid = d.rowid AND t.language_id = 1033',
+      )
+      .all() as { n: number; value: string }[];
     for (const r of rows) expect((r.value.match(/\{\d+\}/g) ?? []).length).toBe(r.n);
   });
 
   it('timestamps are unique across definitions and translations, and base64 of their 8-byte big-endian value', () => {
-    const all = db.prepare('SELECT ts, ts_b64 FROM agco_definitions UNION ALL SELECT ts, ts_b64 FROM agco_translations').all() as { ts: number; ts_b64: string }[];
+    const all = db
+      .prepare('SELECT ts, ts_b64 FROM agco_definitions UNION ALL SELECT ts, ts_b64 FROM agco_translations')
+      .all() as { ts: number; ts_b64: string }[];
     expect(new Set(all.map((r) => r.ts)).size).toBe(all.length);
     for (const r of all.slice(0, 2000)) {
       const buf = Buffer.from(r.ts_b64, 'base64');
@@ -73,8 +99,12 @@ describe('agco fixtures', async () => {
   });
 
   it('full-text indexes cover every description and translation', () => {
-    expect(db.prepare('SELECT count(*) FROM agco_definitions_fts').pluck().get()).toBe(db.prepare('SELECT count(*) FROM agco_definitions').pluck().get());
-    expect(db.prepare('SELECT count(*) FROM agco_translations_fts').pluck().get()).toBe(db.prepare('SELECT count(*) FROM agco_translations').pluck().get());
+    expect(db.prepare('SELECT count(*) FROM agco_definitions_fts').pluck().get()).toBe(
+      db.prepare('SELECT count(*) FROM agco_definitions').pluck().get(),
+    );
+    expect(db.prepare('SELECT count(*) FROM agco_translations_fts').pluck().get()).toBe(
+      db.prepare('SELECT count(*) FROM agco_translations').pluck().get(),
+    );
   });
 
   it('is byte-identical for the same seed, different for another, and builds well under a second', () => {

@@ -39,19 +39,30 @@ export function qs(params: Record<string, string | number | boolean>): string {
 }
 
 /** GET the operation, check it against the contract, and return the response. */
-export async function call(app: FastifyInstance, params: Record<string, string | number | boolean> = {}, headers: Record<string, string> = AUTH): Promise<LightMyRequestResponse> {
+export async function call(
+  app: FastifyInstance,
+  params: Record<string, string | number | boolean> = {},
+  headers: Record<string, string> = AUTH,
+): Promise<LightMyRequestResponse> {
   const res = await app.inject({ method: 'GET', url: `${PATH}${qs(params)}`, headers });
   expectContract(OP, res);
   return res;
 }
 
-export async function page(app: FastifyInstance, params: Record<string, string | number | boolean> = {}): Promise<Page> {
+export async function page(
+  app: FastifyInstance,
+  params: Record<string, string | number | boolean> = {},
+): Promise<Page> {
   const res = await call(app, params);
   if (res.statusCode !== 200) throw new Error(`expected 200, got ${res.statusCode}: ${res.body}`);
   return res.json() as Page;
 }
 
-export async function error(app: FastifyInstance, params: Record<string, string | number | boolean>, status = 400): Promise<ApiErrorBody> {
+export async function error(
+  app: FastifyInstance,
+  params: Record<string, string | number | boolean>,
+  status = 400,
+): Promise<ApiErrorBody> {
   const res = await call(app, params);
   if (res.statusCode !== status) throw new Error(`expected ${status}, got ${res.statusCode}: ${res.body}`);
   return res.json() as ApiErrorBody;

@@ -1,14 +1,17 @@
-import Fastify from 'fastify';
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { agcoArea } from '../../src/areas/agco/index.js';
 import { negotiate, pagedResponseXml } from '../../src/areas/agco/representation.js';
 import type { PagedResponse } from '../../src/areas/agco/schemas.js';
 import { testApp } from '../helpers/app.js';
 import { expectContract } from '../helpers/contract.js';
 import { AUTH, OP, PATH, call, page, type Page } from './helpers.js';
 
-const parser = new XMLParser({ ignoreAttributes: false, removeNSPrefix: true, parseTagValue: false, isArray: (name) => ['StringDefinition', 'StringTranslation'].includes(name) });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  removeNSPrefix: true,
+  parseTagValue: false,
+  isArray: (name) => ['StringDefinition', 'StringTranslation'].includes(name),
+});
 
 interface XmlDefinition {
   Id: string;
@@ -28,14 +31,28 @@ describe('agco content negotiation', async () => {
     const res = await call(app, params, { ...AUTH, accept });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe(`${accept}; charset=utf-8`);
-    const doc = parser.parse(res.body) as { PagedResponseOfStringDefinition: { Entities: { StringDefinition?: XmlDefinition[] }; Metadata: Record<string, string> } };
+    const doc = parser.parse(res.body) as {
+      PagedResponseOfStringDefinition: {
+        Entities: { StringDefinition?: XmlDefinition[] };
+        Metadata: Record<string, string>;
+      };
+    };
     const root = doc.PagedResponseOfStringDefinition;
-    expect(root.Metadata).toEqual({ Limit: String(json.Metadata.Limit), Offset: '0', TotalCount: String(json.Metadata.TotalCount) });
+    expect(root.Metadata).toEqual({
+      Limit: String(json.Metadata.Limit),
+      Offset: '0',
+      TotalCount: String(json.Metadata.TotalCount),
+    });
     const defs = root.Entities.StringDefinition ?? [];
     expect(defs.map((d) => d.Id)).toEqual(json.Entities.map((d) => d.Id));
     defs.forEach((d, i) => {
       const j = json.Entities[i]!;
-      expect([d.DescriptionForTranslator, d.DoNotTranslate, d.ParameterCount, d.Timestamp]).toEqual([j.DescriptionForTranslator, String(j.DoNotTranslate), String(j.ParameterCount), j.Timestamp]);
+      expect([d.DescriptionForTranslator, d.DoNotTranslate, d.ParameterCount, d.Timestamp]).toEqual([
+        j.DescriptionForTranslator,
+        String(j.DoNotTranslate),
+        String(j.ParameterCount),
+        j.Timestamp,
+      ]);
       const xmlTranslations = typeof d.Translations === 'object' ? (d.Translations.StringTranslation ?? []) : [];
       expect(xmlTranslations.map((t) => [t.LanguageId, t.StringValue, t.State, t.Timestamp])).toEqual(
         j.Translations!.map((t) => [String(t.LanguageId), t.StringValue, t.State, t.Timestamp]),
@@ -49,7 +66,13 @@ describe('agco content negotiation', async () => {
       { limit: 3 },
       { limit: 20, includeTranslations: true, includeDeletedLanguages: true },
       { limit: 15, includeTranslations: true, languageIds: '1033,1036' },
-      { limit: 10, includeTranslations: true, stringText: '*e*', matchingTranslationsOnly: true, languageIds: '1033,1031' },
+      {
+        limit: 10,
+        includeTranslations: true,
+        stringText: '*e*',
+        matchingTranslationsOnly: true,
+        languageIds: '1033,1031',
+      },
       { limit: 10, includeTranslations: true, stringText: '*e*', matchingTranslationsOnly: false },
       { includeTranslations: true, stringIds: [...ids].reverse().join(',') },
       { descriptionText: 'no such description at all' },
@@ -118,13 +141,31 @@ describe('agco content negotiation', async () => {
   it('documents the operation with its real parameter names in /openapi.json', async () => {
     const res = await app.inject({ url: '/openapi.json' });
     expect(res.statusCode).toBe(200);
-    const paths = (res.json() as { paths: Record<string, { get?: { operationId: string; parameters: { name: string; in: string }[] } }> }).paths;
+    const paths = (
+      res.json() as {
+        paths: Record<string, { get?: { operationId: string; parameters: { name: string; in: string }[] } }>;
+      }
+    ).paths;
     // The document may list the path with or without the /agco server prefix.
     const op = Object.entries(paths).find(([p]) => p.endsWith('/api/v2/StringDefinitions'))![1].get!;
     expect(op.operationId).toBe(OP);
-    expect(op.parameters.filter((p) => p.in === 'query').map((p) => p.name).sort()).toEqual(
-      ['descriptionText', 'includeDeletedLanguages', 'includeTranslations', 'languageIds', 'limit', 'matchingTranslationsOnly', 'modifiedAfterTimestamp', 'stringIds', 'stringText', 'useFullText'],
-    );
+    expect(
+      op.parameters
+        .filter((p) => p.in === 'query')
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual([
+      'descriptionText',
+      'includeDeletedLanguages',
+      'includeTranslations',
+      'languageIds',
+      'limit',
+      'matchingTranslationsOnly',
+      'modifiedAfterTimestamp',
+      'stringIds',
+      'stringText',
+      'useFullText',
+    ]);
   });
 
   it('unknown paths under /agco answer a 404 ApiError', async () => {
@@ -137,7 +178,10 @@ describe('agco content negotiation', async () => {
 describe('agco forced responses', async () => {
   const { app: real } = await testApp();
   const force = (status: number, accept?: string) =>
-    real.inject({ url: `${PATH}?limit=1`, headers: { ...AUTH, prefer: `code=${status}`, ...(accept ? { accept } : {}) } });
+    real.inject({
+      url: `${PATH}?limit=1`,
+      headers: { ...AUTH, prefer: `code=${status}`, ...(accept ? { accept } : {}) },
+    });
 
   it('can force exactly the statuses the operation documents, 400 and 401', async () => {
     const res = await force(418);
@@ -145,7 +189,10 @@ describe('agco forced responses', async () => {
   });
 
   it.each([400, 401])('forced %i matches the natural error: body shape, headers and content type', async (status) => {
-    const natural = status === 401 ? await real.inject({ url: `${PATH}?limit=1` }) : await real.inject({ url: `${PATH}?limit=0`, headers: AUTH });
+    const natural =
+      status === 401
+        ? await real.inject({ url: `${PATH}?limit=1` })
+        : await real.inject({ url: `${PATH}?limit=0`, headers: AUTH });
     for (const accept of ['application/json', 'text/xml']) {
       const forced = await force(status, accept);
       expectContract(OP, forced);
@@ -157,7 +204,10 @@ describe('agco forced responses', async () => {
         expect((forced.json() as { ErrorCode: number }).ErrorCode).toBe(status);
       }
     }
-    if (status === 401) expect((await force(401)).json()).toMatchObject({ UserMessage: (natural.json() as { UserMessage: string }).UserMessage });
+    if (status === 401)
+      expect((await force(401)).json()).toMatchObject({
+        UserMessage: (natural.json() as { UserMessage: string }).UserMessage,
+      });
   });
 });
 
@@ -166,9 +216,13 @@ describe('agco catalog', async () => {
 
   it('lists example tokens, every language with its deleted flag, and string ids that resolve', async () => {
     const res = await app.inject({ url: '/__mockyard/fixtures' });
-    const agco = (res.json() as { agco: { tokens: string[]; languages: { id: number; deleted: boolean }[]; stringIds: string[] } }).agco;
+    const agco = (
+      res.json() as { agco: { tokens: string[]; languages: { id: number; deleted: boolean }[]; stringIds: string[] } }
+    ).agco;
     expect(agco.tokens.length).toBeGreaterThan(0);
-    const langs = store.db.prepare('SELECT locale_id AS id, is_deleted = 1 AS deleted FROM agco_languages ORDER BY locale_id').all() as { id: number; deleted: number }[];
+    const langs = store.db
+      .prepare('SELECT locale_id AS id, is_deleted = 1 AS deleted FROM agco_languages ORDER BY locale_id')
+      .all() as { id: number; deleted: number }[];
     expect(agco.languages).toEqual(langs.map((l) => ({ id: l.id, deleted: l.deleted === 1 })));
     expect(agco.stringIds.length).toBeGreaterThan(0);
     expect(agco.stringIds.length).toBeLessThanOrEqual(50);

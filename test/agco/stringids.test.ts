@@ -4,7 +4,10 @@ import { error, page } from './helpers.js';
 
 describe('agco stringIds', async () => {
   const { app, store } = await testApp();
-  const ids = store.db.prepare('SELECT id FROM agco_definitions ORDER BY rowid DESC LIMIT 45').pluck().all() as string[];
+  const ids = store.db
+    .prepare('SELECT id FROM agco_definitions ORDER BY rowid DESC LIMIT 45')
+    .pluck()
+    .all() as string[];
 
   it('returns the found ids in the order given, skipping unknown ones, and ignores limit', async () => {
     const wanted = [ids[3]!, 'No.Such.String', ids[0]!, ids[7]!];
@@ -27,7 +30,11 @@ describe('agco stringIds', async () => {
   });
 
   it('can include translations filtered by language', async () => {
-    const body = await page(app, { stringIds: ids.slice(0, 5).join(','), includeTranslations: true, languageIds: '1031' });
+    const body = await page(app, {
+      stringIds: ids.slice(0, 5).join(','),
+      includeTranslations: true,
+      languageIds: '1031',
+    });
     expect(body.Entities).toHaveLength(5);
     for (const d of body.Entities) {
       expect(Array.isArray(d.Translations)).toBe(true);

@@ -6,10 +6,16 @@ import { call, page } from './helpers.js';
 describe('agco descriptionText, stringText and useFullText', async () => {
   const { app, store } = await testApp();
   const db = store.db;
-  const descriptions = db.prepare('SELECT id, description FROM agco_definitions').all() as { id: string; description: string }[];
-  const translations = db.prepare('SELECT string_id AS id, language_id AS lang, lang_deleted AS deleted, value FROM agco_translations').all() as { id: string; lang: number; deleted: number; value: string }[];
+  const descriptions = db.prepare('SELECT id, description FROM agco_definitions').all() as {
+    id: string;
+    description: string;
+  }[];
+  const translations = db
+    .prepare('SELECT string_id AS id, language_id AS lang, lang_deleted AS deleted, value FROM agco_translations')
+    .all() as { id: string; lang: number; deleted: number; value: string }[];
   const countWhere = (pred: (text: string) => boolean) => descriptions.filter((d) => pred(d.description)).length;
-  const defsWithTranslation = (pred: (t: (typeof translations)[number]) => boolean) => new Set(translations.filter(pred).map((t) => t.id)).size;
+  const defsWithTranslation = (pred: (t: (typeof translations)[number]) => boolean) =>
+    new Set(translations.filter(pred).map((t) => t.id)).size;
   const lower = (s: string) => s.toLowerCase();
 
   it('descriptionText without wildcards is a whole, case-insensitive match', async () => {
@@ -52,8 +58,15 @@ describe('agco descriptionText, stringText and useFullText', async () => {
   });
 
   it('matchingTranslationsOnly=false returns all translations of the matched definitions', async () => {
-    const body = await page(app, { stringText: 'Fehler*', includeTranslations: true, matchingTranslationsOnly: false, limit: 20 });
-    expect(body.Metadata.TotalCount).toBe(defsWithTranslation((t) => !t.deleted && lower(t.value).startsWith('fehler')));
+    const body = await page(app, {
+      stringText: 'Fehler*',
+      includeTranslations: true,
+      matchingTranslationsOnly: false,
+      limit: 20,
+    });
+    expect(body.Metadata.TotalCount).toBe(
+      defsWithTranslation((t) => !t.deleted && lower(t.value).startsWith('fehler')),
+    );
     for (const d of body.Entities) {
       const all = translations.filter((t) => t.id === d.Id && !t.deleted);
       expect(d.Translations).toHaveLength(all.length);
@@ -63,13 +76,17 @@ describe('agco descriptionText, stringText and useFullText', async () => {
 
   it('wildcard matching is case-insensitive beyond ASCII', async () => {
     const body = await page(app, { stringText: 'ÖLTEMPERATUR*', includeTranslations: true, limit: 50 });
-    expect(body.Metadata.TotalCount).toBe(defsWithTranslation((t) => !t.deleted && lower(t.value).startsWith('öltemperatur')));
+    expect(body.Metadata.TotalCount).toBe(
+      defsWithTranslation((t) => !t.deleted && lower(t.value).startsWith('öltemperatur')),
+    );
     expect(body.Metadata.TotalCount).toBeGreaterThan(0);
   });
 
   it('stringText searches only the languages asked for', async () => {
     const body = await page(app, { stringText: '*Error*', includeTranslations: true, languageIds: '3082', limit: 20 });
-    expect(body.Metadata.TotalCount).toBe(defsWithTranslation((t) => t.lang === 3082 && lower(t.value).includes('error')));
+    expect(body.Metadata.TotalCount).toBe(
+      defsWithTranslation((t) => t.lang === 3082 && lower(t.value).includes('error')),
+    );
     for (const d of body.Entities) for (const t of d.Translations!) expect(t.LanguageId).toBe(3082);
   });
 
@@ -86,12 +103,29 @@ describe('agco descriptionText, stringText and useFullText', async () => {
 
   it('useFullText searches translations too, ignoring diacritics', async () => {
     const body = await page(app, { stringText: 'regimen', useFullText: true, includeTranslations: true, limit: 50 });
-    expect(body.Metadata.TotalCount).toBe(defsWithTranslation((t) => !t.deleted && /(^|\s)r[ée]gimen(\s|$)/i.test(t.value)));
+    expect(body.Metadata.TotalCount).toBe(
+      defsWithTranslation((t) => !t.deleted && /(^|\s)r[ée]gimen(\s|$)/i.test(t.value)),
+    );
     expect(body.Metadata.TotalCount).toBeGreaterThan(0);
   });
 
   it('never answers 5xx, whatever the text (FTS syntax, quotes, LIKE characters)', async () => {
-    const texts = ['"', '(', 'a AND', 'NEAR(', '*', '**', '"unterminated', 'col:value', '^', '\\', '%_%', "'", '-x', 'a OR OR b'];
+    const texts = [
+      '"',
+      '(',
+      'a AND',
+      'NEAR(',
+      '*',
+      '**',
+      '"unterminated',
+      'col:value',
+      '^',
+      '\\',
+      '%_%',
+      "'",
+      '-x',
+      'a OR OR b',
+    ];
     for (const useFullText of [true, false]) {
       for (const text of texts) {
         const a = await call(app, { descriptionText: text, useFullText });
@@ -102,7 +136,12 @@ describe('agco descriptionText, stringText and useFullText', async () => {
     }
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 20 }), fc.boolean(), async (text, useFullText) => {
-        const res = await call(app, { descriptionText: text, stringText: text, useFullText, includeTranslations: true });
+        const res = await call(app, {
+          descriptionText: text,
+          stringText: text,
+          useFullText,
+          includeTranslations: true,
+        });
         expect(res.statusCode).toBe(200);
       }),
       { numRuns: 100 },

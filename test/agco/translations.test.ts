@@ -5,8 +5,12 @@ import { page, tsText } from './helpers.js';
 describe('agco includeTranslations, languageIds and includeDeletedLanguages', async () => {
   const { app, store } = await testApp();
   const db = store.db;
-  const deleted = new Set(db.prepare('SELECT locale_id FROM agco_languages WHERE is_deleted = 1').pluck().all() as number[]);
-  const translationsOf = db.prepare('SELECT language_id, value, state, author_id, ts FROM agco_translations WHERE string_id = ? ORDER BY language_id');
+  const deleted = new Set(
+    db.prepare('SELECT locale_id FROM agco_languages WHERE is_deleted = 1').pluck().all() as number[],
+  );
+  const translationsOf = db.prepare(
+    'SELECT language_id, value, state, author_id, ts FROM agco_translations WHERE string_id = ? ORDER BY language_id',
+  );
   type Row = { language_id: number; value: string; state: string; author_id: number; ts: number };
 
   it('leaves Translations out by default', async () => {
@@ -19,7 +23,14 @@ describe('agco includeTranslations, languageIds and includeDeletedLanguages', as
     for (const d of body.Entities) {
       const expected = (translationsOf.all(d.Id) as Row[])
         .filter((r) => !deleted.has(r.language_id))
-        .map((r) => ({ AuthorId: r.author_id, LanguageId: r.language_id, State: r.state, StringId: d.Id, StringValue: r.value, Timestamp: tsText(r.ts) }));
+        .map((r) => ({
+          AuthorId: r.author_id,
+          LanguageId: r.language_id,
+          State: r.state,
+          StringId: d.Id,
+          StringValue: r.value,
+          Timestamp: tsText(r.ts),
+        }));
       expect(d.Translations).toEqual(expected);
     }
   });
@@ -41,11 +52,16 @@ describe('agco includeTranslations, languageIds and includeDeletedLanguages', as
     expect(body.Entities.map((d) => d.Id)).toEqual(plain.Entities.map((d) => d.Id));
     expect(body.Metadata.TotalCount).toBe(plain.Metadata.TotalCount);
     for (const d of body.Entities) {
-      const expected = (translationsOf.all(d.Id) as Row[]).filter((r) => r.language_id === 1031 || r.language_id === 1041).map((r) => r.language_id);
+      const expected = (translationsOf.all(d.Id) as Row[])
+        .filter((r) => r.language_id === 1031 || r.language_id === 1041)
+        .map((r) => r.language_id);
       expect(d.Translations!.map((t) => t.LanguageId)).toEqual(expected);
     }
     // Do-not-translate strings exist only in English, so asking for German leaves them an empty list.
-    const dnt = db.prepare('SELECT id FROM agco_definitions WHERE do_not_translate = 1 LIMIT 1').pluck().get() as string;
+    const dnt = db
+      .prepare('SELECT id FROM agco_definitions WHERE do_not_translate = 1 LIMIT 1')
+      .pluck()
+      .get() as string;
     const one = await page(app, { stringIds: dnt, includeTranslations: true, languageIds: '1031' });
     expect(one.Entities).toHaveLength(1);
     expect(one.Entities[0]!.Translations).toEqual([]);
@@ -55,7 +71,12 @@ describe('agco includeTranslations, languageIds and includeDeletedLanguages', as
     const gone = [...deleted][0]!;
     const hidden = await page(app, { limit: 20, includeTranslations: true, languageIds: String(gone) });
     for (const d of hidden.Entities) expect(d.Translations).toEqual([]);
-    const shown = await page(app, { limit: 20, includeTranslations: true, languageIds: String(gone), includeDeletedLanguages: true });
+    const shown = await page(app, {
+      limit: 20,
+      includeTranslations: true,
+      languageIds: String(gone),
+      includeDeletedLanguages: true,
+    });
     expect(shown.Entities.some((d) => d.Translations!.length > 0)).toBe(true);
     for (const d of shown.Entities) for (const t of d.Translations!) expect(t.LanguageId).toBe(gone);
   });

@@ -9,12 +9,28 @@ const def = (i: number) => ({
   DoNotTranslate: i % 2 === 0,
   ParameterCount: i,
   Timestamp: 'AAAAAAAAB9E=',
-  ...(i % 3 === 0 ? {} : { Translations: [{ AuthorId: 1, LanguageId: 1033, State: 'Approved', StringId: `id${i}`, StringValue: `v'${i}`, Timestamp: 'AAAAAAAAB9I=' }] }),
+  ...(i % 3 === 0
+    ? {}
+    : {
+        Translations: [
+          {
+            AuthorId: 1,
+            LanguageId: 1033,
+            State: 'Approved',
+            StringId: `id${i}`,
+            StringValue: `v'${i}`,
+            Timestamp: 'AAAAAAAAB9I=',
+          },
+        ],
+      }),
 });
 
 describe('pagedResponseXmlInSlices', () => {
   it.each([0, 1, 25, 26, 77])('gives the same bytes as one pass for %i definitions', async (n) => {
-    const page = { Entities: Array.from({ length: n }, (_, i) => def(i)), Metadata: { TotalCount: n, Limit: 100, Offset: 0 } } as unknown as PagedResponse;
+    const page = {
+      Entities: Array.from({ length: n }, (_, i) => def(i)),
+      Metadata: { TotalCount: n, Limit: 100, Offset: 0 },
+    } as unknown as PagedResponse;
     expect(await pagedResponseXmlInSlices(page)).toBe(pagedResponseXml(page));
   });
 });

@@ -12,7 +12,11 @@ describe('appcenter auth: X-API-Token', () => {
   });
 
   it('answers 401 for an unknown or empty token, and for a token sent in another header or the query', async () => {
-    for (const headers of [{ 'X-API-Token': 'f'.repeat(40) }, { 'X-API-Token': '' }, { Authorization: `Bearer ${tokenOf('alice')}` }]) {
+    for (const headers of [
+      { 'X-API-Token': 'f'.repeat(40) },
+      { 'X-API-Token': '' },
+      { Authorization: `Bearer ${tokenOf('alice')}` },
+    ]) {
       expectAppCenterError(await app.inject({ url, headers }), 401);
     }
     expectAppCenterError(await app.inject({ url: `${url}?X-API-Token=${tokenOf('alice')}` }), 401);
@@ -45,13 +49,15 @@ describe('appcenter auth: X-API-Token', () => {
 });
 
 describe('appcenter visibility and 404', () => {
-  it('lets each user see exactly their own apps, their organizations\' apps and apps with a live group they are in', async () => {
+  it("lets each user see exactly their own apps, their organizations' apps and apps with a live group they are in", async () => {
     for (const user of world.users) {
       const visible = visibleApps(store, user.name);
       for (const { owner, app: appName } of allApps) {
         const res = await app.inject({ url: releasesUrl(owner, appName), headers: { 'X-API-Token': user.tokens[0]! } });
         expectContract('releases_list', res);
-        expect(res.statusCode, `${user.name} -> ${owner}/${appName}`).toBe(visible.has(`${owner}/${appName}`) ? 200 : 404);
+        expect(res.statusCode, `${user.name} -> ${owner}/${appName}`).toBe(
+          visible.has(`${owner}/${appName}`) ? 200 : 404,
+        );
         if (res.statusCode === 404) expectAppCenterError(res, 404, /^Not found\. /);
       }
     }
@@ -68,15 +74,26 @@ describe('appcenter visibility and 404', () => {
   });
 
   it('answers 404 for an unknown owner or app, and matches names exactly', async () => {
-    for (const [owner, appName] of [['nobody', 'Field-Service-Android'], ['contoso', 'Nope'], ['fabrikam', 'Field-Service-Android'], ['Contoso', 'Field-Service-Android']] as const) {
-      expectAppCenterError(await app.inject({ url: releasesUrl(owner, appName), headers: { 'X-API-Token': tokenOf('alice') } }), 404);
+    for (const [owner, appName] of [
+      ['nobody', 'Field-Service-Android'],
+      ['contoso', 'Nope'],
+      ['fabrikam', 'Field-Service-Android'],
+      ['Contoso', 'Field-Service-Android'],
+    ] as const) {
+      expectAppCenterError(
+        await app.inject({ url: releasesUrl(owner, appName), headers: { 'X-API-Token': tokenOf('alice') } }),
+        404,
+      );
     }
   });
 
   it('answers unknown paths and methods under /appcenter with the same 404 body, token or not', async () => {
     for (const req of [
       { url: '/appcenter/v0.1/apps/contoso/Field-Service-Android' },
-      { url: '/appcenter/v0.1/apps/contoso/Field-Service-Android/releases/1', headers: { 'X-API-Token': tokenOf('alice') } },
+      {
+        url: '/appcenter/v0.1/apps/contoso/Field-Service-Android/releases/1',
+        headers: { 'X-API-Token': tokenOf('alice') },
+      },
       { url: '/appcenter/nothing-here' },
       { url, method: 'POST' as const, headers: { 'X-API-Token': tokenOf('alice') } },
     ]) {
@@ -88,7 +105,13 @@ describe('appcenter visibility and 404', () => {
   });
 
   it('hides an invisible app even with valid filters', async () => {
-    expectAppCenterError(await app.inject({ url: releasesUrl('contoso', 'Field-Service-iOS', { top: 1 }), headers: { 'X-API-Token': tokenOf('carol') } }), 404);
+    expectAppCenterError(
+      await app.inject({
+        url: releasesUrl('contoso', 'Field-Service-iOS', { top: 1 }),
+        headers: { 'X-API-Token': tokenOf('carol') },
+      }),
+      404,
+    );
     expect((await list(app, 'contoso', 'Field-Service-iOS', { top: 1 }, 'bob')).length).toBe(1);
   });
 });

@@ -27,20 +27,34 @@ interface ReleasesListOptions {
   releaseId?: number;
 }
 class AppCenterApiError extends Error {
-  constructor(readonly status: number, readonly body: { message: string; statusCode: number; code: string }) {
+  constructor(
+    readonly status: number,
+    readonly body: { message: string; statusCode: number; code: string },
+  ) {
     super(body.message);
   }
 }
 class AppCenterClient {
-  constructor(private readonly apiToken: string, private readonly baseUrl = 'https://api.appcenter.ms') {}
+  constructor(
+    private readonly apiToken: string,
+    private readonly baseUrl = 'https://api.appcenter.ms',
+  ) {}
 
-  async releasesList(ownerName: string, appName: string, options: ReleasesListOptions = {}): Promise<BasicReleaseDetailsResponse[]> {
+  async releasesList(
+    ownerName: string,
+    appName: string,
+    options: ReleasesListOptions = {},
+  ): Promise<BasicReleaseDetailsResponse[]> {
     const query = new URLSearchParams();
     for (const [k, v] of Object.entries(options)) if (v !== undefined) query.set(k, String(v));
     const url = `${this.baseUrl}/v0.1/apps/${encodeURIComponent(ownerName)}/${encodeURIComponent(appName)}/releases${query.size ? `?${query}` : ''}`;
     const res = await fetch(url, { headers: { 'X-API-Token': this.apiToken, Accept: 'application/json' } });
     const body: unknown = await res.json();
-    lastResponse = { statusCode: res.status, headers: { 'content-type': res.headers.get('content-type') ?? '' }, body: JSON.stringify(body) };
+    lastResponse = {
+      statusCode: res.status,
+      headers: { 'content-type': res.headers.get('content-type') ?? '' },
+      body: JSON.stringify(body),
+    };
     if (!res.ok) throw new AppCenterApiError(res.status, body as AppCenterApiError['body']);
     return body as BasicReleaseDetailsResponse[];
   }
@@ -69,7 +83,9 @@ describe.each(['shared', 'own'])('a real-API client against mockyard (%s port)',
     const client = new AppCenterClient(tokenOf('bob'), bases[which]);
     const all = await client.releasesList('contoso', 'Field-Service-Android');
     expect(contractProblems('releases_list', lastResponse!)).toEqual([]);
-    expect(all.map((r) => r.id)).toEqual(newestFirst(rawReleases(store, 'contoso', 'Field-Service-Android')).map((r) => r.id));
+    expect(all.map((r) => r.id)).toEqual(
+      newestFirst(rawReleases(store, 'contoso', 'Field-Service-Android')).map((r) => r.id),
+    );
 
     const published = await client.releasesList('contoso', 'Field-Service-Android', { published_only: true, top: 3 });
     expect(published).toHaveLength(3);
@@ -81,12 +97,16 @@ describe.each(['shared', 'own'])('a real-API client against mockyard (%s port)',
   });
 
   it('surfaces 401 and 404 as App Center error bodies', async () => {
-    await expect(new AppCenterClient('bogus', bases[which]).releasesList('contoso', 'Field-Service-Android')).rejects.toMatchObject({
+    await expect(
+      new AppCenterClient('bogus', bases[which]).releasesList('contoso', 'Field-Service-Android'),
+    ).rejects.toMatchObject({
       status: 401,
       body: { statusCode: 401, code: 'Unauthorized' },
     });
     expect(contractProblems('releases_list', lastResponse!)).toEqual([]);
-    await expect(new AppCenterClient(tokenOf('dave'), bases[which]).releasesList('contoso', 'Field-Service-Android')).rejects.toMatchObject({
+    await expect(
+      new AppCenterClient(tokenOf('dave'), bases[which]).releasesList('contoso', 'Field-Service-Android'),
+    ).rejects.toMatchObject({
       status: 404,
       body: { statusCode: 404, code: 'Not Found' },
     });

@@ -15,10 +15,21 @@ function buildInMemory(seed: number, scale = 1): Database.Database {
   const faker = new Faker({ locale: [en, base] });
   faker.seed(seed);
   faker.setDefaultRefDate(REFERENCE_DATE);
-  void appcenterFixtures.build({ db, seed, scale, refDate: REFERENCE_DATE, filesDir: '/nonexistent', sourceDir, faker, dkanCsvDir: null, log: () => {} });
+  void appcenterFixtures.build({
+    db,
+    seed,
+    scale,
+    refDate: REFERENCE_DATE,
+    filesDir: '/nonexistent',
+    sourceDir,
+    faker,
+    dkanCsvDir: null,
+    log: () => {},
+  });
   return db;
 }
-const dump = (db: Database.Database) => JSON.stringify(db.prepare('SELECT app_id, id, body FROM appcenter_releases ORDER BY app_id, id').all());
+const dump = (db: Database.Database) =>
+  JSON.stringify(db.prepare('SELECT app_id, id, body FROM appcenter_releases ORDER BY app_id, id').all());
 
 const { app, store } = await testApp();
 
@@ -29,7 +40,8 @@ describe('appcenter fixtures', () => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     expect(dump(a)).toBe(dump(buildInMemory(7)));
     expect(dump(a)).not.toBe(dump(buildInMemory(8)));
-    const count = (db: Database.Database) => (db.prepare('SELECT count(*) AS n FROM appcenter_releases').get() as { n: number }).n;
+    const count = (db: Database.Database) =>
+      (db.prepare('SELECT count(*) AS n FROM appcenter_releases').get() as { n: number }).n;
     expect(count(buildInMemory(7, 3))).toBe(3 * count(a));
     expect(seconds).toBeLessThan(1);
   });
@@ -38,10 +50,23 @@ describe('appcenter fixtures', () => {
     for (const { owner, app: appName } of allApps) {
       const raw = rawReleases(store, owner, appName);
       const spec = world.apps.find((x) => x.owner === owner && x.name === appName)!;
-      expect(raw.some((r) => r.groups.length === 0 && r.stores.length === 0), `${owner}/${appName} never distributed`).toBe(true);
-      expect(raw.some((r) => r.groups.length > 0 && r.groups.every((g) => g.deleted) && r.stores.length === 0), 'deleted groups only').toBe(true);
-      expect(raw.some((r) => r.groups.some((g) => !g.deleted)), 'live groups').toBe(true);
-      if (spec.stores.length > 0) expect(raw.some((r) => r.stores.length > 0), 'stores').toBe(true);
+      expect(
+        raw.some((r) => r.groups.length === 0 && r.stores.length === 0),
+        `${owner}/${appName} never distributed`,
+      ).toBe(true);
+      expect(
+        raw.some((r) => r.groups.length > 0 && r.groups.every((g) => g.deleted) && r.stores.length === 0),
+        'deleted groups only',
+      ).toBe(true);
+      expect(
+        raw.some((r) => r.groups.some((g) => !g.deleted)),
+        'live groups',
+      ).toBe(true);
+      if (spec.stores.length > 0)
+        expect(
+          raw.some((r) => r.stores.length > 0),
+          'stores',
+        ).toBe(true);
     }
   });
 });
@@ -50,14 +75,21 @@ describe('appcenter catalog (GET /__mockyard/fixtures)', () => {
   it('lists every token with its user and live groups, and every app', async () => {
     const res = await app.inject({ url: '/__mockyard/fixtures' });
     expect(res.statusCode).toBe(200);
-    const { appcenter } = res.json() as { appcenter: { tokens: { token: string; user: string; groups: string[] }[]; apps: { owner: string; app: string }[] } };
+    const { appcenter } = res.json() as {
+      appcenter: {
+        tokens: { token: string; user: string; groups: string[] }[];
+        apps: { owner: string; app: string }[];
+      };
+    };
     expect(appcenter.apps).toEqual(allApps);
     const expected = world.users.flatMap((u) => u.tokens.map((token) => ({ token, user: u.name })));
-    expect(appcenter.tokens.map(({ token, user }) => ({ token, user })).sort((a, b) => a.token.localeCompare(b.token))).toEqual(
-      expected.sort((a, b) => a.token.localeCompare(b.token)),
-    );
+    expect(
+      appcenter.tokens.map(({ token, user }) => ({ token, user })).sort((a, b) => a.token.localeCompare(b.token)),
+    ).toEqual(expected.sort((a, b) => a.token.localeCompare(b.token)));
     for (const t of appcenter.tokens) {
-      const live = world.apps.flatMap((a) => a.groups.filter((g) => !g.deleted && g.members.includes(t.user)).map((g) => `${a.owner}/${a.name}/${g.name}`));
+      const live = world.apps.flatMap((a) =>
+        a.groups.filter((g) => !g.deleted && g.members.includes(t.user)).map((g) => `${a.owner}/${a.name}/${g.name}`),
+      );
       expect([...t.groups].sort()).toEqual(live.sort());
       // Each listed token authenticates: 200 on the apps it can see, 404 (not 401) elsewhere.
       const visible = visibleApps(store, t.user);

@@ -4,7 +4,10 @@ import { expectAppCenterError, releasesUrl, tokenOf } from './helpers.js';
 
 const { app } = await testApp();
 const force = (status: number) =>
-  app.inject({ url: releasesUrl('alice', 'Pocket-Notes'), headers: { 'X-API-Token': tokenOf('alice'), prefer: `code=${status}` } });
+  app.inject({
+    url: releasesUrl('alice', 'Pocket-Notes'),
+    headers: { 'X-API-Token': tokenOf('alice'), prefer: `code=${status}` },
+  });
 
 describe('appcenter forced responses', () => {
   it('documents 400, 401 and 404 for releases_list', async () => {
@@ -14,7 +17,10 @@ describe('appcenter forced responses', () => {
 
   it('answers each forced status like the natural one: same status, content type and body shape', async () => {
     const natural = {
-      400: await app.inject({ url: `${releasesUrl('alice', 'Pocket-Notes')}?top=0`, headers: { 'X-API-Token': tokenOf('alice') } }),
+      400: await app.inject({
+        url: `${releasesUrl('alice', 'Pocket-Notes')}?top=0`,
+        headers: { 'X-API-Token': tokenOf('alice') },
+      }),
       401: await app.inject({ url: releasesUrl('alice', 'Pocket-Notes') }),
       404: await app.inject({ url: releasesUrl('alice', 'Nope'), headers: { 'X-API-Token': tokenOf('alice') } }),
     };

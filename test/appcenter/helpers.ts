@@ -45,7 +45,9 @@ export async function list(
   return res.json() as Release[];
 }
 
-const contract = JSON.parse(readFileSync(path.join(here, '..', 'contracts', 'c-appcenter.openapi.json'), 'utf8')) as object;
+const contract = JSON.parse(
+  readFileSync(path.join(here, '..', 'contracts', 'c-appcenter.openapi.json'), 'utf8'),
+) as object;
 const ajv = new Ajv({ strict: false, allErrors: true });
 ajv.addSchema(contract, 'c');
 const gatewayError = ajv.compile({ $ref: 'c#/components/schemas/GatewayError' });
@@ -58,7 +60,11 @@ const CODES: Record<number, string> = { 400: 'BadRequest', 401: 'Unauthorized', 
  * An App Center gateway error. 401 and 404 are checked by the contract helper; the contract
  * documents no 400, so a 400 is checked against both error schemas the contract carries.
  */
-export function expectAppCenterError(res: LightMyRequestResponse, status: 400 | 401 | 404, messageStart?: RegExp): { message: string } {
+export function expectAppCenterError(
+  res: LightMyRequestResponse,
+  status: 400 | 401 | 404,
+  messageStart?: RegExp,
+): { message: string } {
   expect(res.statusCode).toBe(status);
   expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
   const body = res.json() as { message: string; statusCode: number; code: string };
@@ -115,14 +121,19 @@ export function rawReleases(store: FixtureStore, owner: string, appName: string)
   return rows.map((r) => ({
     id: r.id,
     uploaded_at: r.uploaded_at,
-    groups: (JSON.parse(r.groups) as { id: string; deleted: number; members: string[] }[]).map((g) => ({ ...g, deleted: g.deleted === 1 })),
+    groups: (JSON.parse(r.groups) as { id: string; deleted: number; members: string[] }[]).map((g) => ({
+      ...g,
+      deleted: g.deleted === 1,
+    })),
     stores: JSON.parse(r.stores) as string[],
   }));
 }
 
 /** Newest first: uploaded_at descending, then id descending. */
 export function newestFirst<T extends { id: number; uploaded_at: string }>(rows: T[]): T[] {
-  return [...rows].sort((a, b) => (a.uploaded_at === b.uploaded_at ? b.id - a.id : a.uploaded_at < b.uploaded_at ? 1 : -1));
+  return [...rows].sort((a, b) =>
+    a.uploaded_at === b.uploaded_at ? b.id - a.id : a.uploaded_at < b.uploaded_at ? 1 : -1,
+  );
 }
 
 export const allApps = world.apps.map((a) => ({ owner: a.owner, app: a.name }));

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { testApp } from '../helpers/app.js';
-import { allApps, expectAppCenterError, list, newestFirst, rawReleases, releasesUrl, tokenOf, visibleApps, world } from './helpers.js';
+import {
+  allApps,
+  expectAppCenterError,
+  list,
+  newestFirst,
+  rawReleases,
+  releasesUrl,
+  tokenOf,
+  visibleApps,
+  world,
+} from './helpers.js';
 
 const { app, store } = await testApp();
 /** An app every named user can list, with a viewer for it. */
@@ -31,9 +41,16 @@ describe('appcenter releases_list: items', () => {
       const raw = new Map(rawReleases(store, owner, appName).map((r) => [r.id, r]));
       for (const rel of await list(app, owner, appName, {}, viewer(owner))) {
         const r = raw.get(rel.id)!;
-        expect(rel.distribution_groups!.map((g) => g.id).sort()).toEqual(r.groups.filter((g) => !g.deleted).map((g) => g.id).sort());
+        expect(rel.distribution_groups!.map((g) => g.id).sort()).toEqual(
+          r.groups
+            .filter((g) => !g.deleted)
+            .map((g) => g.id)
+            .sort(),
+        );
         expect(rel.distribution_stores!.map((s) => s.id).sort()).toEqual([...r.stores].sort());
-        expect(rel.destinations!.map((d) => d.id)).toEqual([...rel.distribution_groups!, ...rel.distribution_stores!].map((d) => d.id));
+        expect(rel.destinations!.map((d) => d.id)).toEqual(
+          [...rel.distribution_groups!, ...rel.distribution_stores!].map((d) => d.id),
+        );
         for (const d of rel.destinations!) {
           expect(d.destination_type).toBe(rel.distribution_groups!.some((g) => g.id === d.id) ? 'group' : 'store');
           expect(d.display_name).toBe(d.name);
@@ -90,9 +107,16 @@ describe('appcenter releases_list: filters', () => {
     for (const user of world.users) {
       for (const key of visibleApps(store, user.name)) {
         const [owner, appName] = key.split('/') as [string, string];
-        const expected = newestFirst(rawReleases(store, owner, appName).filter((r) => r.groups.some((g) => !g.deleted && g.members.includes(user.name))));
+        const expected = newestFirst(
+          rawReleases(store, owner, appName).filter((r) =>
+            r.groups.some((g) => !g.deleted && g.members.includes(user.name)),
+          ),
+        );
         const got = await list(app, owner, appName, { scope: 'tester' }, user.name);
-        expect(got.map((r) => r.id), `${user.name} ${key}`).toEqual(expected.map((r) => r.id));
+        expect(
+          got.map((r) => r.id),
+          `${user.name} ${key}`,
+        ).toEqual(expected.map((r) => r.id));
         checked += got.length;
       }
     }
@@ -102,9 +126,15 @@ describe('appcenter releases_list: filters', () => {
   it('scope=tester counts only live groups (membership in a deleted group does not count)', async () => {
     // carol was in Field-Service-Android's "Alpha (retired)" group, deleted since.
     const raw = rawReleases(store, 'contoso', 'Field-Service-Android');
-    const carolDeletedOnly = raw.filter((r) => r.groups.some((g) => g.deleted && g.members.includes('carol')) && !r.groups.some((g) => !g.deleted && g.members.includes('carol')));
+    const carolDeletedOnly = raw.filter(
+      (r) =>
+        r.groups.some((g) => g.deleted && g.members.includes('carol')) &&
+        !r.groups.some((g) => !g.deleted && g.members.includes('carol')),
+    );
     expect(carolDeletedOnly.length).toBeGreaterThan(0);
-    const got = new Set((await list(app, 'contoso', 'Field-Service-Android', { scope: 'tester' }, 'carol')).map((r) => r.id));
+    const got = new Set(
+      (await list(app, 'contoso', 'Field-Service-Android', { scope: 'tester' }, 'carol')).map((r) => r.id),
+    );
     for (const r of carolDeletedOnly) expect(got.has(r.id)).toBe(false);
   });
 
@@ -120,7 +150,9 @@ describe('appcenter releases_list: filters', () => {
     const ids = new Set(raw.map((r) => r.id));
     const all = await list(app, 'contoso', 'Field-Service-Android');
     for (const r of raw.slice(0, 5)) {
-      expect(await list(app, 'contoso', 'Field-Service-Android', { releaseId: r.id })).toEqual(all.filter((x) => x.id === r.id));
+      expect(await list(app, 'contoso', 'Field-Service-Android', { releaseId: r.id })).toEqual(
+        all.filter((x) => x.id === r.id),
+      );
     }
     const gap = [...Array(Math.max(...ids)).keys()].map((i) => i + 1).find((i) => !ids.has(i));
     expect(gap, 'fixtures have deleted release ids').toBeDefined();
@@ -134,10 +166,20 @@ describe('appcenter releases_list: filters', () => {
     for (const top of [1, 3, all.length, all.length + 10, 1e12]) {
       expect(await list(app, 'contoso', 'Field-Service-Android', { top }, 'bob')).toEqual(all.slice(0, top));
     }
-    const tester = await list(app, 'contoso', 'Field-Service-Android', { scope: 'tester', published_only: true }, 'bob');
-    expect(await list(app, 'contoso', 'Field-Service-Android', { scope: 'tester', published_only: true, top: 2 }, 'bob')).toEqual(tester.slice(0, 2));
+    const tester = await list(
+      app,
+      'contoso',
+      'Field-Service-Android',
+      { scope: 'tester', published_only: true },
+      'bob',
+    );
+    expect(
+      await list(app, 'contoso', 'Field-Service-Android', { scope: 'tester', published_only: true, top: 2 }, 'bob'),
+    ).toEqual(tester.slice(0, 2));
     const one = tester[1]!;
-    expect(await list(app, 'contoso', 'Field-Service-Android', { scope: 'tester', releaseId: one.id, top: 5 }, 'bob')).toEqual([one]);
+    expect(
+      await list(app, 'contoso', 'Field-Service-Android', { scope: 'tester', releaseId: one.id, top: 5 }, 'bob'),
+    ).toEqual([one]);
   });
 
   it('ignores unknown query parameters', async () => {

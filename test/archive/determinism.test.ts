@@ -18,10 +18,26 @@ function build(seed: number) {
   faker.seed(seed);
   faker.setDefaultRefDate(REFERENCE_DATE);
   const started = process.hrtime.bigint();
-  archiveFixtures.build({ db, seed, scale: 1, refDate: REFERENCE_DATE, filesDir: dir, sourceDir: dir, faker, dkanCsvDir: null, log: () => {} });
+  archiveFixtures.build({
+    db,
+    seed,
+    scale: 1,
+    refDate: REFERENCE_DATE,
+    filesDir: dir,
+    sourceDir: dir,
+    faker,
+    dkanCsvDir: null,
+    log: () => {},
+  });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const items = db.prepare('SELECT identifier, record FROM archive_items ORDER BY position').all() as { identifier: string; record: string }[];
-  const files = db.prepare('SELECT identifier, name FROM archive_files ORDER BY identifier, position').all() as { identifier: string; name: string }[];
+  const items = db.prepare('SELECT identifier, record FROM archive_items ORDER BY position').all() as {
+    identifier: string;
+    record: string;
+  }[];
+  const files = db.prepare('SELECT identifier, name FROM archive_files ORDER BY identifier, position').all() as {
+    identifier: string;
+    name: string;
+  }[];
   const bytes = files.map((f) => readFileSync(path.join(dir, f.identifier, f.name)).toString('base64'));
   db.close();
   return { items, bytes, seconds };

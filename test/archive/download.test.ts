@@ -1,12 +1,10 @@
-import Fastify from 'fastify';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { archiveArea } from '../../src/areas/archive/index.js';
 import { testApp } from '../helpers/app.js';
 import { expectContract } from '../helpers/contract.js';
 import { encodeName, itemOfStatus, md5, okItems, readDisk, type FixtureFile } from './helpers.js';
 
-const { app, store, config } = await testApp();
+const { app, store } = await testApp();
 const items = okItems(store);
 const item = items.find((i) => i.mediatype === 'audio')!;
 const withSize = (f: FixtureFile) => f.size !== undefined;
@@ -14,12 +12,24 @@ const file = item.record.files.find((f) => f.name.endsWith('.mp3'))!;
 const url = (id: string, name: string) => `/archive/download/${id}/${encodeName(name)}`;
 
 const EXPECTED_TYPES: Record<string, string> = {
-  txt: 'text/plain; charset=utf-8', xml: 'text/xml; charset=utf-8', csv: 'text/csv; charset=utf-8', json: 'application/json',
-  pdf: 'application/pdf', jpg: 'image/jpeg', png: 'image/png', mp3: 'audio/mpeg', mp4: 'video/mp4', zip: 'application/zip',
+  txt: 'text/plain; charset=utf-8',
+  xml: 'text/xml; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  json: 'application/json',
+  pdf: 'application/pdf',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  mp3: 'audio/mpeg',
+  mp4: 'video/mp4',
+  zip: 'application/zip',
   torrent: 'application/x-bittorrent',
 };
 
-function expectHtmlPage(res: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number, title: string | RegExp) {
+function expectHtmlPage(
+  res: { statusCode: number; headers: Record<string, unknown>; body: string },
+  status: number,
+  title: string | RegExp,
+) {
   expect(res.statusCode).toBe(status);
   expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
   const found = /<title>([^<]*)<\/title>/.exec(res.body)?.[1];
@@ -61,7 +71,9 @@ describe('GET /archive/download/{identifier}/{filename}', () => {
   });
 
   it('serves files in sub-folders and names with spaces', async () => {
-    const nested = items.flatMap((it) => it.record.files.filter((f) => f.name.includes('/')).map((f) => [it, f] as const));
+    const nested = items.flatMap((it) =>
+      it.record.files.filter((f) => f.name.includes('/')).map((f) => [it, f] as const),
+    );
     expect(nested.length).toBeGreaterThan(5);
     for (const [it, f] of nested) {
       const res = await app.inject(url(it.identifier, f.name));
@@ -69,7 +81,9 @@ describe('GET /archive/download/{identifier}/{filename}', () => {
       expect(md5(res.rawPayload)).toBe(f.md5);
     }
     const spaced = nested.find(([, f]) => f.name.includes(' '))!;
-    expect((await app.inject(`/archive/download/${spaced[0].identifier}/${spaced[1].name.replace(/ /g, '%20')}`)).statusCode).toBe(200);
+    expect(
+      (await app.inject(`/archive/download/${spaced[0].identifier}/${spaced[1].name.replace(/ /g, '%20')}`)).statusCode,
+    ).toBe(200);
   });
 
   it('answers HEAD with the headers of GET and no body', async () => {
@@ -90,7 +104,10 @@ describe('GET /archive/download/{identifier}/{filename}', () => {
     await fc.assert(
       fc.asyncProperty(fc.nat(size - 1), fc.nat(size + 100), async (a, b) => {
         const [start, end] = a <= b ? [a, b] : [b, a];
-        const res = await app.inject({ url: url(item.identifier, file.name), headers: { range: `bytes=${start}-${end}` } });
+        const res = await app.inject({
+          url: url(item.identifier, file.name),
+          headers: { range: `bytes=${start}-${end}` },
+        });
         const last = Math.min(end, size - 1);
         expect(res.statusCode).toBe(206);
         expect(res.headers['content-range']).toBe(`bytes ${start}-${last}/${size}`);
@@ -102,7 +119,10 @@ describe('GET /archive/download/{identifier}/{filename}', () => {
     const suffix = await app.inject({ url: url(item.identifier, file.name), headers: { range: 'bytes=-100' } });
     expect(suffix.rawPayload.equals(bytes.subarray(size - 100))).toBe(true);
     // ia-py resumes with an open range from what it already has.
-    const resume = await app.inject({ url: url(item.identifier, file.name), headers: { range: `bytes=${size - 10}-` } });
+    const resume = await app.inject({
+      url: url(item.identifier, file.name),
+      headers: { range: `bytes=${size - 10}-` },
+    });
     expect(resume.statusCode).toBe(206);
     expect(resume.rawPayload.equals(bytes.subarray(size - 10))).toBe(true);
   });
@@ -120,7 +140,11 @@ describe('GET /archive/download/{identifier}/{filename}', () => {
     const first = await app.inject(url(item.identifier, file.name));
     const etag = String(first.headers.etag);
     const lastModified = String(first.headers['last-modified']);
-    for (const headers of [{ 'if-none-match': etag }, { 'if-none-match': `"other", ${etag}` }, { 'if-modified-since': lastModified }]) {
+    for (const headers of [
+      { 'if-none-match': etag },
+      { 'if-none-match': `"other", ${etag}` },
+      { 'if-modified-since': lastModified },
+    ]) {
       const res = await app.inject({ url: url(item.identifier, file.name), headers });
       expect(res.statusCode).toBe(304);
       expect(res.rawPayload.length).toBe(0);
@@ -128,12 +152,21 @@ describe('GET /archive/download/{identifier}/{filename}', () => {
     }
     const stale = await app.inject({ url: url(item.identifier, file.name), headers: { 'if-none-match': '"5f00-1"' } });
     expect(stale.statusCode).toBe(200);
-    const older = await app.inject({ url: url(item.identifier, file.name), headers: { 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() } });
+    const older = await app.inject({
+      url: url(item.identifier, file.name),
+      headers: { 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() },
+    });
     expect(older.statusCode).toBe(200);
     // If-Range with the current tag keeps the range; with an old one the whole file comes back.
-    const fresh = await app.inject({ url: url(item.identifier, file.name), headers: { range: 'bytes=0-9', 'if-range': etag } });
+    const fresh = await app.inject({
+      url: url(item.identifier, file.name),
+      headers: { range: 'bytes=0-9', 'if-range': etag },
+    });
     expect(fresh.statusCode).toBe(206);
-    const changed = await app.inject({ url: url(item.identifier, file.name), headers: { range: 'bytes=0-9', 'if-range': '"5f00-1"' } });
+    const changed = await app.inject({
+      url: url(item.identifier, file.name),
+      headers: { range: 'bytes=0-9', 'if-range': '"5f00-1"' },
+    });
     expect(changed.statusCode).toBe(200);
   });
 
@@ -146,7 +179,11 @@ describe('GET /archive/download/{identifier}/{filename}', () => {
 
 describe('archive HTML error pages', () => {
   it('answers a missing item or file with the 404 page', async () => {
-    for (const u of [url('no-such-item-anywhere', 'a.txt'), url(item.identifier, 'no-such-file.txt'), url(item.identifier, file.name.toUpperCase())]) {
+    for (const u of [
+      url('no-such-item-anywhere', 'a.txt'),
+      url(item.identifier, 'no-such-file.txt'),
+      url(item.identifier, file.name.toUpperCase()),
+    ]) {
       const res = await app.inject(u);
       expectHtmlPage(res, 404, '404 Not Found');
       expectContract('downloadItemFile', res);
@@ -188,8 +225,11 @@ describe('archive HTML error pages', () => {
   });
 
   it('forces 403, 404 and 503 for downloadItemFile with the same pages and headers as the natural errors', async () => {
-    const force = (status: number) => app.inject({ url: url(item.identifier, file.name), headers: { prefer: `code=${status}` } });
-    expect((await force(500)).headers['mockyard-error']).toContain('the statuses it can be forced to are: 403, 404, 416, 503');
+    const force = (status: number) =>
+      app.inject({ url: url(item.identifier, file.name), headers: { prefer: `code=${status}` } });
+    expect((await force(500)).headers['mockyard-error']).toContain(
+      'the statuses it can be forced to are: 403, 404, 416, 503',
+    );
     const natural = {
       403: await app.inject(url(itemOfStatus(store, 'dark').identifier, 'x.pdf')),
       404: await app.inject(url(item.identifier, 'nope.txt')),

@@ -28,16 +28,23 @@ describe('archive fixtures', () => {
     expect(new Set(ok.map((i) => i.mediatype))).toEqual(new Set(['texts', 'audio', 'movies', 'image', 'data']));
     expect(items.filter((i) => i.status === 'dark')).toHaveLength(1);
     expect(items.filter((i) => i.status === 'unavailable')).toHaveLength(1);
-    for (const item of ok) expect(item.record.metadata).toMatchObject({ identifier: item.identifier, mediatype: item.mediatype });
+    for (const item of ok)
+      expect(item.record.metadata).toMatchObject({ identifier: item.identifier, mediatype: item.mediatype });
   });
 
   it('covers every file format, and files in sub-folders', () => {
     const names = okItems(store).flatMap((i) => i.names);
     for (const ext of ['txt', 'pdf', 'jpg', 'png', 'mp3', 'mp4', 'xml', 'json', 'zip', 'torrent']) {
-      expect(names.some((n) => n.endsWith(`.${ext}`)), ext).toBe(true);
+      expect(
+        names.some((n) => n.endsWith(`.${ext}`)),
+        ext,
+      ).toBe(true);
     }
     for (const item of okItems(store)) {
-      expect(item.names.some((n) => n.includes('/')), item.identifier).toBe(true);
+      expect(
+        item.names.some((n) => n.includes('/')),
+        item.identifier,
+      ).toBe(true);
       expect(new Set(item.names.map((n) => n.split('.').pop())).size, item.identifier).toBeGreaterThanOrEqual(4);
     }
   });
@@ -90,10 +97,18 @@ describe('archive fixtures', () => {
         for (const [name, bytes] of Object.entries(entries)) {
           expect(bytes.length, name).toBeGreaterThan(0);
           // A dataset's ZIP holds copies of its own CSV and JSON.
-          if (item.names.includes(name)) expect(Buffer.from(bytes).equals(readDisk(store, item.identifier, name)), name).toBe(true);
+          if (item.names.includes(name))
+            expect(Buffer.from(bytes).equals(readDisk(store, item.identifier, name)), name).toBe(true);
         }
         const [time, day] = [data.readUInt16LE(10), data.readUInt16LE(12)];
-        const stamped = Date.UTC((day >> 9) + 1980, ((day >> 5) & 15) - 1, day & 31, time >> 11, (time >> 5) & 63, (time & 31) * 2);
+        const stamped = Date.UTC(
+          (day >> 9) + 1980,
+          ((day >> 5) & 15) - 1,
+          day & 31,
+          time >> 11,
+          (time >> 5) & 63,
+          (time & 31) * 2,
+        );
         expect(stamped / 1000, f.name).toBe(Number(f.mtime) - (Number(f.mtime) % 2));
         zips++;
       }
@@ -103,7 +118,9 @@ describe('archive fixtures', () => {
 
   it('lists every item in the catalog with its files and status', async () => {
     const { archiveArea } = await import('../../src/areas/archive/index.js');
-    const catalog = archiveArea.catalog(store, {} as never) as { items: { identifier: string; files: string[]; status: string }[] };
+    const catalog = archiveArea.catalog(store, {} as never) as {
+      items: { identifier: string; files: string[]; status: string }[];
+    };
     expect(catalog.items).toEqual(items.map((i) => ({ identifier: i.identifier, files: i.names, status: i.status })));
   });
 });

@@ -29,7 +29,9 @@ export interface FixtureItem {
 }
 
 export function fixtureItems(store: FixtureStore): FixtureItem[] {
-  const rows = store.db.prepare('SELECT identifier, status, mediatype, node, record FROM archive_items ORDER BY position').all() as {
+  const rows = store.db
+    .prepare('SELECT identifier, status, mediatype, node, record FROM archive_items ORDER BY position')
+    .all() as {
     identifier: string;
     status: FixtureItem['status'];
     mediatype: string;
@@ -109,5 +111,14 @@ export async function traversalTarget() {
   const port = (t.app.server.address() as { port: number }).port;
   const [target, other] = okItems(t.store);
   const otherFile = other!.names.find((n) => n.endsWith('_meta.xml'))!;
-  return { ...t, port, target: target!, other: other!, id: target!.identifier, otherId: other!.identifier, otherFile, real: target!.names[0]! };
+  return {
+    ...t,
+    port,
+    target: target!,
+    other: other!,
+    id: target!.identifier,
+    otherId: other!.identifier,
+    otherFile,
+    real: target!.names[0]!,
+  };
 }

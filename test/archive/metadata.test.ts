@@ -20,7 +20,9 @@ describe('GET /archive/metadata/{identifier}', () => {
     const item = okItems(store)[0]!;
     const body = (await app.inject(`/archive/metadata/${item.identifier}`)).json();
     expect(body.dir).toBe(`/${item.node}/items/${item.identifier}`);
-    expect(Number.isInteger(body.files_count) && Number.isInteger(body.item_size) && Number.isInteger(body.created)).toBe(true);
+    expect(
+      Number.isInteger(body.files_count) && Number.isInteger(body.item_size) && Number.isInteger(body.created),
+    ).toBe(true);
     for (const f of body.files) for (const k of ['size', 'mtime']) if (k in f) expect(typeof f[k]).toBe('string');
     expect(body.workable_servers).toContain(body.server);
   });
@@ -33,7 +35,11 @@ describe('GET /archive/metadata/{identifier}', () => {
   });
 
   it('answers {} with 200 for an unknown item, ignoring query parameters', async () => {
-    for (const url of ['/archive/metadata/no-such-item-here', '/archive/metadata/no-such-item-here/', '/archive/metadata/x?cnt=0&foo=bar']) {
+    for (const url of [
+      '/archive/metadata/no-such-item-here',
+      '/archive/metadata/no-such-item-here/',
+      '/archive/metadata/x?cnt=0&foo=bar',
+    ]) {
       const res = await app.inject(url);
       expect(res.statusCode).toBe(200);
       expectContract('getItemMetadata', res);
@@ -54,13 +60,19 @@ describe('GET /archive/metadata/{identifier}/{path}', () => {
   const item = okItems(store)[2]!;
 
   it('answers {"result": ...} for files, metadata and one metadata field', async () => {
-    expect((await app.inject(`/archive/metadata/${item.identifier}/files`)).json()).toEqual({ result: item.record.files });
-    expect((await app.inject(`/archive/metadata/${item.identifier}/metadata`)).json()).toEqual({ result: item.record.metadata });
+    expect((await app.inject(`/archive/metadata/${item.identifier}/files`)).json()).toEqual({
+      result: item.record.files,
+    });
+    expect((await app.inject(`/archive/metadata/${item.identifier}/metadata`)).json()).toEqual({
+      result: item.record.metadata,
+    });
     const title = (item.record.metadata as { title: string }).title;
     const res = await app.inject(`/archive/metadata/${item.identifier}/metadata/title`);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.json()).toEqual({ result: title });
-    expect((await app.inject(`/archive/metadata/${item.identifier}/files/1/name`)).json()).toEqual({ result: item.record.files[1]!.name });
+    expect((await app.inject(`/archive/metadata/${item.identifier}/files/1/name`)).json()).toEqual({
+      result: item.record.files[1]!.name,
+    });
   });
 
   it('pages an array with start and count', async () => {
@@ -69,7 +81,12 @@ describe('GET /archive/metadata/{identifier}/{path}', () => {
   });
 
   it('answers {} for an unknown field, index or item', async () => {
-    for (const p of [`${item.identifier}/metadata/no_such_field`, `${item.identifier}/files/999`, `${item.identifier}/files/name`, 'no-such-item/metadata/title']) {
+    for (const p of [
+      `${item.identifier}/metadata/no_such_field`,
+      `${item.identifier}/files/999`,
+      `${item.identifier}/files/name`,
+      'no-such-item/metadata/title',
+    ]) {
       const res = await app.inject(`/archive/metadata/${p}`);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({});

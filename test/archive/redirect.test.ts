@@ -14,7 +14,10 @@ const file = item.record.files.find((f) => f.name.includes('/'))!;
 
 describe('redirect mode (--archive-redirect)', () => {
   it('answers /download with 302 to the data-node path /{n}/items/{identifier}/{filename} on the mock', async () => {
-    const res = await app.inject({ url: `/archive/download/${item.identifier}/${encodeName(file.name)}?cnt=0`, headers: { host: 'mock.test:4010' } });
+    const res = await app.inject({
+      url: `/archive/download/${item.identifier}/${encodeName(file.name)}?cnt=0`,
+      headers: { host: 'mock.test:4010' },
+    });
     expect(res.statusCode).toBe(302);
     expectContract('downloadItemFile', res);
     expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -35,7 +38,9 @@ describe('redirect mode (--archive-redirect)', () => {
     const part = await app.inject({ url: target, headers: { range: 'bytes=2-5' } });
     expect(part.statusCode).toBe(206);
     expect(part.headers['content-range']).toBe(`bytes 2-5/${file.size}`);
-    expect((await app.inject({ url: target, headers: { 'if-none-match': String(got.headers.etag) } })).statusCode).toBe(304);
+    expect((await app.inject({ url: target, headers: { 'if-none-match': String(got.headers.etag) } })).statusCode).toBe(
+      304,
+    );
     expect((await app.inject({ url: target, headers: { range: `bytes=${file.size}-` } })).statusCode).toBe(416);
     expect((await app.inject({ method: 'HEAD', url: target })).headers['content-length']).toBe(file.size);
   });

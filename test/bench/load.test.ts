@@ -37,7 +37,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const paths = ['/a?x=1', '/b%20c', '/dkan/q?sorts[0][property]=x&conditions[0][operator]=not%20in&conditions[0][value][1]=%C3%A9'];
+const paths = [
+  '/a?x=1',
+  '/b%20c',
+  '/dkan/q?sorts[0][property]=x&conditions[0][operator]=not%20in&conditions[0][value][1]=%C3%A9',
+];
 const headers = { 'x-api-token': 'tok"en\\1', authorization: 'Bearer abc' };
 
 describe.skipIf(!hasWrk && !process.env.CI)('wrk through the benchmark script', () => {
@@ -73,7 +77,8 @@ describe('captured answers', () => {
     expect(first.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(first.headers['x-total-count']).toBe('2');
     expect(first.headers['content-length']).toBe(String(first.body.length));
-    for (const name of ['date', 'connection', 'keep-alive', 'transfer-encoding']) expect(first.headers).not.toHaveProperty(name);
+    for (const name of ['date', 'connection', 'keep-alive', 'transfer-encoding'])
+      expect(first.headers).not.toHaveProperty(name);
     expect(answers.get('/missing')!.status).toBe(404);
 
     const file = path.join(dir, 'capture');

@@ -34,12 +34,15 @@ const docs: (Doc & { file: string })[] = files
 const find = (kind: string, name: string) => docs.find((d) => d.kind === kind && d.metadata.name === name)!;
 
 describe('deploy/kubernetes', () => {
-  it.each(docs.map((d) => [`${d.file}: ${d.kind} ${d.metadata.name}`, d] as const))('%s is valid against the Kubernetes schema', (_name, doc) => {
-    const Model = MODELS[`${doc.apiVersion}/${doc.kind}`];
-    expect(Model, `no schema for ${doc.apiVersion} ${doc.kind}`).toBeDefined();
-    const { file: _file, ...data } = doc;
-    expect(() => new Model!(data as never).validate()).not.toThrow();
-  });
+  it.each(docs.map((d) => [`${d.file}: ${d.kind} ${d.metadata.name}`, d] as const))(
+    '%s is valid against the Kubernetes schema',
+    (_name, doc) => {
+      const Model = MODELS[`${doc.apiVersion}/${doc.kind}`];
+      expect(Model, `no schema for ${doc.apiVersion} ${doc.kind}`).toBeDefined();
+      const { file: _file, ...data } = doc;
+      expect(() => new Model!(data as never).validate()).not.toThrow();
+    },
+  );
 
   it('rejects a broken manifest (the validator is not a no-op)', () => {
     const deployment = structuredClone(find('Deployment', 'mockyard')) as unknown as { spec: { replicas: unknown } };
@@ -77,7 +80,9 @@ describe('deploy/kubernetes', () => {
     const keys = OPTIONS.map((o) => o.key as string);
     for (const key of Object.keys(fileOptions)) expect(keys).toContain(key);
 
-    const service = find('Service', 'mockyard') as unknown as { spec: { selector: Record<string, string>; ports: { targetPort: string }[] } };
+    const service = find('Service', 'mockyard') as unknown as {
+      spec: { selector: Record<string, string>; ports: { targetPort: string }[] };
+    };
     expect(service.spec.selector).toEqual(deployment.spec!.selector.matchLabels);
     expect(service.spec.ports[0]!.targetPort).toBe('http');
   });

@@ -10,12 +10,16 @@ const { app, stores, config } = await testApp();
 const { app: uncached } = await testApp({ dkanCacheSize: 0 });
 
 // The largest resource, filtered on a text column and sorted on a numeric one, with values read from its table.
-const resource: Resource = catalogOf(stores.current).datasets.flatMap((d) => d.resources).reduce((a, b) => (b.rows > a.rows ? b : a));
+const resource: Resource = catalogOf(stores.current)
+  .datasets.flatMap((d) => d.resources)
+  .reduce((a, b) => (b.rows > a.rows ? b : a));
 const textColumn = resource.columns.find((c) => c.type === 'text')!;
 const numberColumn = resource.columns.find((c) => c.type === 'decimal' || c.type === 'integer')!;
 /** Text values with at least 100 rows each, most frequent first. */
 const fullValues = stores.current.db
-  .prepare(`SELECT ${textColumn.ident} FROM ${resource.table} GROUP BY 1 HAVING count(*) >= 100 ORDER BY count(*) DESC, 1 LIMIT 5`)
+  .prepare(
+    `SELECT ${textColumn.ident} FROM ${resource.table} GROUP BY 1 HAVING count(*) >= 100 ORDER BY count(*) DESC, 1 LIMIT 5`,
+  )
   .pluck()
   .all() as string[];
 const base = `/datastore/query/${resource.datasetId}/${resource.index}`;
@@ -56,7 +60,9 @@ describe('the query plan', () => {
       const path = filtered(value);
       const body = (await query(app, path)).json() as { results: unknown[]; count: number };
       const plan = planFor(path);
-      expect(JSON.parse(stores.current.db.prepare(plan.rowsSql).pluck().get(plan.rowsParams) as string)).toEqual(body.results);
+      expect(JSON.parse(stores.current.db.prepare(plan.rowsSql).pluck().get(plan.rowsParams) as string)).toEqual(
+        body.results,
+      );
       expect(stores.current.db.prepare(plan.countSql).pluck().get(plan.countParams)).toBe(body.count);
       expect(body.results).toHaveLength(100);
     }
@@ -65,8 +71,12 @@ describe('the query plan', () => {
   it('sorts on any column by walking that column index, never a temporary sort of the whole table', () => {
     for (const column of resource.columns) {
       for (const order of ['asc', 'desc']) {
-        const plan = planFor(`${base}?sorts[0][property]=${column.name}&sorts[0][order]=${order}&limit=100&offset=1000`);
-        const steps = (stores.current.db.prepare(`EXPLAIN QUERY PLAN ${plan.rowsSql}`).all(plan.rowsParams) as { detail: string }[]).map((s) => s.detail);
+        const plan = planFor(
+          `${base}?sorts[0][property]=${column.name}&sorts[0][order]=${order}&limit=100&offset=1000`,
+        );
+        const steps = (
+          stores.current.db.prepare(`EXPLAIN QUERY PLAN ${plan.rowsSql}`).all(plan.rowsParams) as { detail: string }[]
+        ).map((s) => s.detail);
         expect(steps.join('\n'), `${column.name} ${order}`).not.toMatch(/TEMP B-TREE/);
       }
     }

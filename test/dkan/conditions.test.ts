@@ -50,7 +50,10 @@ describe('condition operators (bracket form)', () => {
     await expectFilter(bracket(0, 'measure_name', '%sepsis%', 'like'), (r) => /sepsis/i.test(r.measure_name!));
   });
   it('between takes two values, inclusive', async () => {
-    await expectFilter(bracket(0, 'sample', ['100', '200'], 'between'), (r) => num(r.sample) !== null && num(r.sample)! >= 100 && num(r.sample)! <= 200);
+    await expectFilter(
+      bracket(0, 'sample', ['100', '200'], 'between'),
+      (r) => num(r.sample) !== null && num(r.sample)! >= 100 && num(r.sample)! <= 200,
+    );
   });
   it('in and not in take a list', async () => {
     await expectFilter(bracket(0, 'state', ['CA', 'TX', 'NY'], 'in'), (r) => ['CA', 'TX', 'NY'].includes(r.state!));
@@ -60,7 +63,9 @@ describe('condition operators (bracket form)', () => {
   it('contains and starts with wrap the value in %, keeping % and _ in it as wildcards', async () => {
     await expectFilter(bracket(0, 'facility_name', 'MEDICAL', 'contains'), (r) => r.facility_name!.includes('MEDICAL'));
     const prefix = first.facility_name!.slice(0, 4);
-    await expectFilter(bracket(0, 'facility_name', prefix, 'starts with'), (r) => r.facility_name!.toUpperCase().startsWith(prefix.toUpperCase()));
+    await expectFilter(bracket(0, 'facility_name', prefix, 'starts with'), (r) =>
+      r.facility_name!.toUpperCase().startsWith(prefix.toUpperCase()),
+    );
     expect((await ids(bracket(0, 'facility_name', '%', 'contains'))).count).toBe(all.length);
     await expectFilter(bracket(0, 'measure_id', 'OP_2_', 'starts with'), (r) => /^OP_2./i.test(r.measure_id!));
   });
@@ -79,10 +84,16 @@ describe('condition operators (bracket form)', () => {
 
 describe('condition syntax', () => {
   it('AND-s top-level conditions', async () => {
-    await expectFilter(`${bracket(0, 'measure_id', 'OP_22')}&${bracket(1, 'sample', '500', '>')}`, (r) => r.measure_id === 'OP_22' && num(r.sample)! > 500);
+    await expectFilter(
+      `${bracket(0, 'measure_id', 'OP_22')}&${bracket(1, 'sample', '500', '>')}`,
+      (r) => r.measure_id === 'OP_22' && num(r.sample)! > 500,
+    );
   });
   it('accepts the whole list as JSON text (the JSON-text form) with the same result as the bracket form', async () => {
-    const json = JSON.stringify([{ property: 'measure_id', value: 'SEP_1' }, { property: 'sample', value: 1000, operator: '<' }]);
+    const json = JSON.stringify([
+      { property: 'measure_id', value: 'SEP_1' },
+      { property: 'sample', value: 1000, operator: '<' },
+    ]);
     const a = await ids(`conditions=${enc(json)}`);
     const b = await ids(`${bracket(0, 'measure_id', 'SEP_1')}&${bracket(1, 'sample', '1000', '<')}`);
     expect(a).toEqual(b);
@@ -95,12 +106,32 @@ describe('condition syntax', () => {
       `&conditions[0][conditions][1][groupOperator]=and&${bracket(0, 'measure_id', 'SEP_1', '=', 'conditions[0][conditions][1][conditions]')}` +
       `&${bracket(1, 'state', 'CA', '=', 'conditions[0][conditions][1][conditions]')}`;
     await expectFilter(qs, (r) => r.measure_id === 'OP_22' || (r.measure_id === 'SEP_1' && r.state === 'CA'));
-    const json = JSON.stringify([{ groupOperator: 'or', conditions: [{ property: 'measure_id', value: 'OP_22' }, { groupOperator: 'and', conditions: [{ property: 'measure_id', value: 'SEP_1' }, { property: 'state', value: 'CA' }] }] }]);
+    const json = JSON.stringify([
+      {
+        groupOperator: 'or',
+        conditions: [
+          { property: 'measure_id', value: 'OP_22' },
+          {
+            groupOperator: 'and',
+            conditions: [
+              { property: 'measure_id', value: 'SEP_1' },
+              { property: 'state', value: 'CA' },
+            ],
+          },
+        ],
+      },
+    ]);
     expect(await ids(`conditions=${enc(json)}`)).toEqual(await ids(qs));
   });
   // Query.php 68 echoes the query object as sent (after type coercion), not a normalised copy.
   it('echoes the conditions as sent in query', async () => {
-    const body = await envelope(app, `${base}?limit=1&${bracket(0, 'sample', '500', '>')}&${bracket(1, 'state', 'CA')}`);
-    expect(body.query.conditions).toEqual([{ property: 'sample', value: '500', operator: '>' }, { property: 'state', value: 'CA' }]);
+    const body = await envelope(
+      app,
+      `${base}?limit=1&${bracket(0, 'sample', '500', '>')}&${bracket(1, 'state', 'CA')}`,
+    );
+    expect(body.query.conditions).toEqual([
+      { property: 'sample', value: '500', operator: '>' },
+      { property: 'state', value: 'CA' },
+    ]);
   });
 });

@@ -18,7 +18,10 @@ describe('generated datasets', () => {
     expect(datasets.length).toBeGreaterThanOrEqual(3);
     for (const d of datasets) {
       for (const r of d.resources) {
-        const real = store.db.prepare(`SELECT count(*) FROM ${tableOf(store, r.distributionId)}`).pluck().get();
+        const real = store.db
+          .prepare(`SELECT count(*) FROM ${tableOf(store, r.distributionId)}`)
+          .pluck()
+          .get();
         expect(r.rows).toBe(real);
         expect(r.columns.length).toBeGreaterThan(0);
       }
@@ -53,12 +56,16 @@ describe('generated datasets', () => {
     const body = await envelope(app, `/datastore/query/${nadac.id}/0?limit=200`);
     const rows = body.results as Row[];
     expect(rows).toHaveLength(200);
-    const raw = store.db.prepare(`SELECT * FROM ${tableOf(store, nadac.resources[0]!.distributionId)} ORDER BY record_number LIMIT 200`).all() as Record<string, unknown>[];
+    const raw = store.db
+      .prepare(`SELECT * FROM ${tableOf(store, nadac.resources[0]!.distributionId)} ORDER BY record_number LIMIT 200`)
+      .all() as Record<string, unknown>[];
     rows.forEach((row, i) => {
       for (const v of Object.values(row)) expect(typeof v).toBe('string');
       expect(Number(row.nadac_per_unit)).toBeCloseTo(raw[i]!.nadac_per_unit as number, 5);
       expect(row.nadac_per_unit).toMatch(/^\d+\.\d{5}$/);
-      expect(row.corresponding_generic_drug_nadac_per_unit).toEqual(raw[i]!.corresponding_generic_drug_nadac_per_unit === null ? '' : expect.stringMatching(/^\d+\.\d{5}$/));
+      expect(row.corresponding_generic_drug_nadac_per_unit).toEqual(
+        raw[i]!.corresponding_generic_drug_nadac_per_unit === null ? '' : expect.stringMatching(/^\d+\.\d{5}$/),
+      );
       expect(row.effective_date).toMatch(/^2025-\d{2}-\d{2}$/);
     });
   });
@@ -67,7 +74,11 @@ describe('generated datasets', () => {
     const body = await envelope(app, `/datastore/query/${nadac.id}/0?limit=1`);
     const fields = body.schema![nadac.resources[0]!.distributionId]!.fields;
     expect(Object.keys(fields)).toEqual(nadac.resources[0]!.columns.map((c) => c.name));
-    expect(fields.nadac_per_unit).toMatchObject({ type: 'numeric', mysql_type: 'decimal', description: 'NADAC Per Unit' });
+    expect(fields.nadac_per_unit).toMatchObject({
+      type: 'numeric',
+      mysql_type: 'decimal',
+      description: 'NADAC Per Unit',
+    });
     expect(fields.effective_date).toMatchObject({ type: 'date' });
   });
 
@@ -118,12 +129,29 @@ describe('user CSV folder', async () => {
   it('returns the CSV values and compares by the inferred types', async () => {
     const body = await envelope(csvApp, '/datastore/query/state-payments/0?sort=amount%20desc');
     expect(body.results).toEqual([
-      { state_code: 'CA', year: '2024', amount: '100.000', paid_on: '2024-01-15', report_date: '02/01/2024', note: 'quoted "note"' },
-      { state_code: 'AL', year: '2024', amount: '10.500', paid_on: '2024-03-01', report_date: '03/15/2024', note: 'first, with comma' },
+      {
+        state_code: 'CA',
+        year: '2024',
+        amount: '100.000',
+        paid_on: '2024-01-15',
+        report_date: '02/01/2024',
+        note: 'quoted "note"',
+      },
+      {
+        state_code: 'AL',
+        year: '2024',
+        amount: '10.500',
+        paid_on: '2024-03-01',
+        report_date: '03/15/2024',
+        note: 'first, with comma',
+      },
       { state_code: 'TX', year: '2023', amount: '9.250', paid_on: '2023-12-31', report_date: '01/02/2024', note: '' },
       { state_code: 'NY', year: '', amount: '7.125', paid_on: '', report_date: '', note: '' },
     ]);
-    const later = await envelope(csvApp, `/datastore/query/state-payments/0?conditions=${encodeURIComponent(JSON.stringify([{ property: 'report_date', value: '01/31/2024', operator: '>' }]))}`);
+    const later = await envelope(
+      csvApp,
+      `/datastore/query/state-payments/0?conditions=${encodeURIComponent(JSON.stringify([{ property: 'report_date', value: '01/31/2024', operator: '>' }]))}`,
+    );
     expect((later.results as Row[]).map((r) => r.state_code).sort()).toEqual(['AL', 'CA']);
     const schema = body.schema!;
     expect(Object.values(schema)[0]!.fields.amount!.description).toBe('Amount ($)');

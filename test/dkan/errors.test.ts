@@ -5,7 +5,7 @@ import { expectContract } from '../helpers/contract.js';
 import { LIMITS } from '../../src/areas/dkan/parse.js';
 import { bracket, catalog, datasetWith, enc, OP_DIST, OP_INDEX, query } from './helpers.js';
 
-const { app, store, config } = await testApp();
+const { app } = await testApp();
 const { app: small } = await testApp({ dkanMaxLimit: 50 });
 const hospitals = datasetWith(await catalog(app), 'hospital_overall_rating');
 const base = `/datastore/query/${hospitals.id}/0`;
@@ -16,20 +16,33 @@ async function schemaFailure(qs: string, keyword: string, pointer: string, on = 
   expectContract(OP_INDEX, res);
   expect(res.statusCode, res.body).toBe(400);
   const body = res.json();
-  expect(body).toEqual({ message: 'JSON Schema validation failed.', status: 400, timestamp: expect.stringMatching(TIMESTAMP), data: { keyword, pointer, message: expect.any(String) } });
+  expect(body).toEqual({
+    message: 'JSON Schema validation failed.',
+    status: 400,
+    timestamp: expect.stringMatching(TIMESTAMP),
+    data: { keyword, pointer, message: expect.any(String) },
+  });
   return body as { data: { message: string } };
 }
 
 describe('404s', () => {
   it('unknown dataset, unknown index and non-numeric index answer only a message', async () => {
-    for (const [id, index] of [['no-such-dataset', '0'], [hospitals.id, '5'], [hospitals.id, 'abc']] as const) {
+    for (const [id, index] of [
+      ['no-such-dataset', '0'],
+      [hospitals.id, '5'],
+      [hospitals.id, 'abc'],
+    ] as const) {
       const res = await query(app, `/datastore/query/${id}/${index}`, 404);
       expect(res.json()).toEqual({ message: `No resource found for dataset ${id} at index ${index}` });
     }
   });
   it('unknown distribution answers message, status and timestamp', async () => {
     const res = await query(app, '/datastore/query/00000000-0000-0000-0000-000000000000', 404);
-    expect(res.json()).toEqual({ message: 'Error retrieving metadata: distribution 00000000-0000-0000-0000-000000000000 not found.', status: 404, timestamp: expect.stringMatching(TIMESTAMP) });
+    expect(res.json()).toEqual({
+      message: 'Error retrieving metadata: distribution 00000000-0000-0000-0000-000000000000 not found.',
+      status: 404,
+      timestamp: expect.stringMatching(TIMESTAMP),
+    });
   });
   it('unknown paths under /dkan answer in DKAN style, not the platform 404', async () => {
     const res = await app.inject('/dkan/api/nothing');
@@ -55,7 +68,16 @@ describe('400 JSON Schema validation failed', () => {
   });
   it('unknown operator, with the pointer into nested groups', async () => {
     await schemaFailure(bracket(0, 'state', 'CA', 'equals'), 'enum', 'conditions/0/operator');
-    const json = JSON.stringify([{ property: 'state', value: 'CA' }, { groupOperator: 'or', conditions: [{ property: 'state', value: 'TX' }, { property: 'state', value: 'NY', operator: '!=' }] }]);
+    const json = JSON.stringify([
+      { property: 'state', value: 'CA' },
+      {
+        groupOperator: 'or',
+        conditions: [
+          { property: 'state', value: 'TX' },
+          { property: 'state', value: 'NY', operator: '!=' },
+        ],
+      },
+    ]);
     await schemaFailure(`conditions=${enc(json)}`, 'enum', 'conditions/1/conditions/1/operator');
   });
   it('malformed JSON conditions', async () => {
@@ -72,7 +94,11 @@ describe('400 JSON Schema validation failed', () => {
     let nested: unknown = { property: 'state', value: 'CA' };
     for (let i = 0; i < LIMITS.groupDepth; i++) nested = { groupOperator: 'and', conditions: [nested] };
     expect((await app.inject(`/dkan${base}?conditions=${enc(JSON.stringify([nested]))}`)).statusCode).toBe(200);
-    await schemaFailure(`conditions=${enc(JSON.stringify([{ groupOperator: 'and', conditions: [nested] }]))}`, 'maxDepth', `conditions/0${'/conditions/0'.repeat(LIMITS.groupDepth)}`);
+    await schemaFailure(
+      `conditions=${enc(JSON.stringify([{ groupOperator: 'and', conditions: [nested] }]))}`,
+      'maxDepth',
+      `conditions/0${'/conditions/0'.repeat(LIMITS.groupDepth)}`,
+    );
     const many = Array.from({ length: LIMITS.conditions + 1 }, () => ({ property: 'state', value: 'CA' }));
     await schemaFailure(`conditions=${enc(JSON.stringify(many))}`, 'maxItems', `conditions/${LIMITS.conditions}`);
   });
@@ -103,13 +129,18 @@ describe('other DKAN 400s', () => {
     await plainFailure('properties[0]=t.state', 'Unsafe property name: t.state');
   });
   // AbstractQueryController.php 246-247, 249-251 and 270-272.
-  it('record_number in properties, rowIds with properties, resources or joins, with DKAN\'s messages', async () => {
-    const recordNumber = 'The record_number property is for internal use and cannot be requested directly. Set rowIds to true and remove properties from your query to see the full table with row IDs.';
+  it("record_number in properties, rowIds with properties, resources or joins, with DKAN's messages", async () => {
+    const recordNumber =
+      'The record_number property is for internal use and cannot be requested directly. Set rowIds to true and remove properties from your query to see the full table with row IDs.';
     await plainFailure('properties[]=record_number', recordNumber);
     await plainFailure('properties[0][resource]=t&properties[0][property]=record_number', recordNumber);
-    await plainFailure('rowIds=true&properties[]=state', 'The rowIds property cannot be set to true if you are requesting specific properties.');
+    await plainFailure(
+      'rowIds=true&properties[]=state',
+      'The rowIds property cannot be set to true if you are requesting specific properties.',
+    );
     expect((await query(app, `${base}?rowIds=false&properties[]=state&limit=1`)).json().results).toHaveLength(1);
-    const joins = 'Joins are not available and resources should not be explicitly passed when using the resource query endpoint. Try /api/1/datastore/query.';
+    const joins =
+      'Joins are not available and resources should not be explicitly passed when using the resource query endpoint. Try /api/1/datastore/query.';
     await plainFailure('resources[0][id]=x&resources[0][alias]=t', joins);
     await plainFailure('joins[0][resource]=x', joins);
   });
@@ -124,7 +155,11 @@ describe('strictness: what real DKAN rejects is rejected', () => {
   it('operators are lower case only', async () => {
     await schemaFailure(bracket(0, 'state', 'CA%', 'LIKE'), 'enum', 'conditions/0/operator');
     await schemaFailure(bracket(0, 'state', 'CA', 'Starts With'), 'enum', 'conditions/0/operator');
-    await schemaFailure(`conditions[0][groupOperator]=OR&${bracket(0, 'state', 'CA', '=', 'conditions[0][conditions]')}`, 'enum', 'conditions/0/groupOperator');
+    await schemaFailure(
+      `conditions[0][groupOperator]=OR&${bracket(0, 'state', 'CA', '=', 'conditions[0][conditions]')}`,
+      'enum',
+      'conditions/0/groupOperator',
+    );
   });
   // query.json 267-271: sort order enum ["asc", "desc"], "Order to sort in, lowercase."
   it('sort order DESC is refused', async () => {
@@ -132,7 +167,8 @@ describe('strictness: what real DKAN rejects is rejected', () => {
   });
   // json-schema coercion (AbstractQueryController.php 336-341) turns only "true"/"false" into booleans.
   it('booleans are true or false only', async () => {
-    for (const qs of ['schema=0', 'schema=1', 'count=False', 'keys=TRUE', 'rowIds=yes']) await schemaFailure(qs, 'type', qs.split('=')[0]!);
+    for (const qs of ['schema=0', 'schema=1', 'count=False', 'keys=TRUE', 'rowIds=yes'])
+      await schemaFailure(qs, 'type', qs.split('=')[0]!);
   });
   // query.json 119-124: format enum ["csv", "json"].
   it('format is lower case', async () => {
@@ -141,10 +177,19 @@ describe('strictness: what real DKAN rejects is rejected', () => {
 });
 
 describe('forced errors', () => {
-  const probe = { inject: (url: string) => app.inject({ url: url.replace(/[?&]s=(\d+)$/, ''), headers: { prefer: `code=${/s=(\d+)$/.exec(url)![1]}` } }) };
+  const probe = {
+    inject: (url: string) =>
+      app.inject({ url: url.replace(/[?&]s=(\d+)$/, ''), headers: { prefer: `code=${/s=(\d+)$/.exec(url)![1]}` } }),
+  };
   it('documents 400 and 404 for every query operation', async () => {
     const dist = hospitals.resources[0]!.distributionId;
-    for (const [method, url] of [['GET', `/dkan${base}`], ['GET', `/dkan/datastore/query/${dist}`], ['POST', '/dkan/datastore/query'], ['GET', `/dkan/datastore/query/${dist}/download`], ['POST', `/dkan${base}`]] as const) {
+    for (const [method, url] of [
+      ['GET', `/dkan${base}`],
+      ['GET', `/dkan/datastore/query/${dist}`],
+      ['POST', '/dkan/datastore/query'],
+      ['GET', `/dkan/datastore/query/${dist}/download`],
+      ['POST', `/dkan${base}`],
+    ] as const) {
       const res = await app.inject({ method, url, headers: { prefer: 'code=500' } });
       expect(res.headers['mockyard-error']).toContain('the statuses it can be forced to are: 400, 404');
     }
@@ -156,10 +201,17 @@ describe('forced errors', () => {
     expect(r404.json()).toEqual({ message: `No resource found for dataset ${hospitals.id} at index 0` });
     const r400 = await probe.inject(`/dkan${base}?s=400`);
     expectContract(OP_INDEX, r400);
-    expect(r400.json()).toEqual({ message: expect.stringContaining(hospitals.resources[0]!.distributionId), status: 400, timestamp: expect.stringMatching(TIMESTAMP) });
+    expect(r400.json()).toEqual({
+      message: expect.stringContaining(hospitals.resources[0]!.distributionId),
+      status: 400,
+      timestamp: expect.stringMatching(TIMESTAMP),
+    });
     const d404 = await probe.inject(`/dkan/datastore/query/${hospitals.resources[0]!.distributionId}?s=404`);
     expectContract(OP_DIST, d404);
-    expect(d404.json()).toMatchObject({ message: `Error retrieving metadata: distribution ${hospitals.resources[0]!.distributionId} not found.`, status: 404 });
+    expect(d404.json()).toMatchObject({
+      message: `Error retrieving metadata: distribution ${hospitals.resources[0]!.distributionId} not found.`,
+      status: 404,
+    });
     const d400 = await probe.inject(`/dkan/datastore/query/${hospitals.resources[0]!.distributionId}?s=400`);
     expectContract(OP_DIST, d400);
     expect(d400.statusCode).toBe(400);

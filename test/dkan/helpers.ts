@@ -39,7 +39,11 @@ export function datasetWith(datasets: CatalogDataset[], column: string): Catalog
 }
 
 /** GET under /dkan; checks the response against the contract of the operation the path addresses. */
-export async function query(app: FastifyInstance, path: string, expectStatus = 200): Promise<Awaited<ReturnType<FastifyInstance['inject']>>> {
+export async function query(
+  app: FastifyInstance,
+  path: string,
+  expectStatus = 200,
+): Promise<Awaited<ReturnType<FastifyInstance['inject']>>> {
   const res = await app.inject(`/dkan${path}`);
   const op = /^\/datastore\/query\/[^/?]+\/[^/?]+/.test(path) ? OP_INDEX : OP_DIST;
   expectContract(op, res);
@@ -52,12 +56,21 @@ export async function envelope(app: FastifyInstance, path: string): Promise<Enve
 }
 
 export function tableOf(store: FixtureStore, distributionId: string): string {
-  return store.db.prepare('SELECT table_name FROM dkan_resources WHERE distribution_id = ?').pluck().get(distributionId) as string;
+  return store.db
+    .prepare('SELECT table_name FROM dkan_resources WHERE distribution_id = ?')
+    .pluck()
+    .get(distributionId) as string;
 }
 
 export const enc = encodeURIComponent;
 /** Bracket-form condition parameters, as DKAN's own clients send them. */
-export function bracket(i: number, property: string, value: string | string[], operator?: string, prefix = 'conditions'): string {
+export function bracket(
+  i: number,
+  property: string,
+  value: string | string[],
+  operator?: string,
+  prefix = 'conditions',
+): string {
   const v = Array.isArray(value)
     ? value.map((x, j) => `${prefix}[${i}][value][${j}]=${enc(x)}`).join('&')
     : `${prefix}[${i}][value]=${enc(value)}`;
@@ -65,4 +78,5 @@ export function bracket(i: number, property: string, value: string | string[], o
 }
 
 /** PHP's fputcsv, as DKAN writes CSV rows: a field with a comma, quote, backslash or white space is quoted. */
-export const fputcsv = (cells: string[]): string => cells.map((c) => (/[,"\\\s]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');
+export const fputcsv = (cells: string[]): string =>
+  cells.map((c) => (/[,"\\\s]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',');

@@ -19,13 +19,18 @@ describe('sorting', () => {
   });
   it('sorts integer columns numerically (shorthand sort=<field> desc)', async () => {
     const r = await rows(`sort=${enc('hospital_overall_rating desc')}&limit=5000&properties[]=hospital_overall_rating`);
-    const values = r.map((x) => x.hospital_overall_rating!).filter((v) => v !== '').map(Number);
+    const values = r
+      .map((x) => x.hospital_overall_rating!)
+      .filter((v) => v !== '')
+      .map(Number);
     expect(values.length).toBeGreaterThan(100);
     for (let i = 1; i < values.length; i++) expect(values[i - 1]!).toBeGreaterThanOrEqual(values[i]!);
   });
   it('applies several keys in order, comma separated, and agrees with sorts[i][property]/[order]', async () => {
     const spec = await rows(`sort=${enc('state,facility_name desc')}&limit=300`);
-    const dkan = await rows('sorts[0][property]=state&sorts[0][order]=asc&sorts[1][property]=facility_name&sorts[1][order]=desc&limit=300');
+    const dkan = await rows(
+      'sorts[0][property]=state&sorts[0][order]=asc&sorts[1][property]=facility_name&sorts[1][order]=desc&limit=300',
+    );
     expect(dkan).toEqual(spec);
     for (let i = 1; i < spec.length; i++) {
       const [a, b] = [spec[i - 1]!, spec[i]!];
@@ -35,9 +40,15 @@ describe('sorting', () => {
   });
   it('takes sort items as JSON text, as Swagger UI sends an array of objects', async () => {
     // Every sort names its order: DKAN answers "Invalid sort." without one (SelectFactory.php 396-397).
-    const dkan = await rows('sorts[0][property]=state&sorts[0][order]=asc&sorts[1][property]=facility_name&sorts[1][order]=desc&limit=300');
-    const items = await rows(`sorts=${enc('{"property":"state","order":"asc"}')}&sorts=${enc('{"property":"facility_name","order":"desc"}')}&limit=300`);
-    const whole = await rows(`sorts=${enc('[{"property":"state","order":"asc"},{"property":"facility_name","order":"desc"}]')}&limit=300`);
+    const dkan = await rows(
+      'sorts[0][property]=state&sorts[0][order]=asc&sorts[1][property]=facility_name&sorts[1][order]=desc&limit=300',
+    );
+    const items = await rows(
+      `sorts=${enc('{"property":"state","order":"asc"}')}&sorts=${enc('{"property":"facility_name","order":"desc"}')}&limit=300`,
+    );
+    const whole = await rows(
+      `sorts=${enc('[{"property":"state","order":"asc"},{"property":"facility_name","order":"desc"}]')}&limit=300`,
+    );
     expect(items).toEqual(dkan);
     expect(whole).toEqual(dkan);
     const bad = await query(app, `${base}?sorts=${enc('{"property":')}`, 400);
@@ -45,8 +56,12 @@ describe('sorting', () => {
     await query(app, `${base}?sorts=${enc('{"property":"nope"}')}`, 400);
   });
   it('sorts decimals numerically on the large dataset, using a condition', async () => {
-    const first = (await envelope(app, `/datastore/query/${nadac.id}/0?limit=1&properties[]=ndc_description`)).results as Row[];
-    const body = await envelope(app, `/datastore/query/${nadac.id}/0?${bracket(0, 'ndc_description', first[0]!.ndc_description!)}&sorts[0][property]=nadac_per_unit&sorts[0][order]=desc&limit=100&offset=200`);
+    const first = (await envelope(app, `/datastore/query/${nadac.id}/0?limit=1&properties[]=ndc_description`))
+      .results as Row[];
+    const body = await envelope(
+      app,
+      `/datastore/query/${nadac.id}/0?${bracket(0, 'ndc_description', first[0]!.ndc_description!)}&sorts[0][property]=nadac_per_unit&sorts[0][order]=desc&limit=100&offset=200`,
+    );
     const prices = (body.results as Row[]).map((r) => Number(r.nadac_per_unit));
     for (let i = 1; i < prices.length; i++) expect(prices[i - 1]!).toBeGreaterThanOrEqual(prices[i]!);
     // Echoed as sent (Query.php 68).
@@ -59,14 +74,26 @@ describe('limit, offset and count', () => {
     const body = await envelope(app, base);
     expect(body.results).toHaveLength(500);
     expect(body.count).toBe(hospitals.resources[0]!.rows);
-    expect(body.query).toMatchObject({ limit: 500, offset: 0, keys: true, count: true, results: true, schema: true, format: 'json', rowIds: false });
+    expect(body.query).toMatchObject({
+      limit: 500,
+      offset: 0,
+      keys: true,
+      count: true,
+      results: true,
+      schema: true,
+      format: 'json',
+      rowIds: false,
+    });
   });
   it('pages without overlap or gaps, with count independent of paging', async () => {
     const sorted = `sort=${enc('state,hospital_overall_rating desc')}`;
     const whole = await envelope(app, `${base}?${sorted}&limit=120&rowIds=true`);
     const pages: Row[] = [];
     for (let offset = 0; offset < 120; offset += 50) {
-      const page = await envelope(app, `${base}?${sorted}&limit=${Math.min(50, 120 - offset)}&offset=${offset}&rowIds=true`);
+      const page = await envelope(
+        app,
+        `${base}?${sorted}&limit=${Math.min(50, 120 - offset)}&offset=${offset}&rowIds=true`,
+      );
       expect(page.count).toBe(whole.count);
       pages.push(...(page.results as Row[]));
     }
@@ -80,7 +107,9 @@ describe('limit, offset and count', () => {
     expect(body).not.toHaveProperty('schema');
   });
   it('allows a limit up to 10000', async () => {
-    expect((await envelope(app, `${base}?limit=10000&properties[]=state`)).results).toHaveLength(hospitals.resources[0]!.rows);
+    expect((await envelope(app, `${base}?limit=10000&properties[]=state`)).results).toHaveLength(
+      hospitals.resources[0]!.rows,
+    );
   });
 });
 
@@ -104,7 +133,12 @@ describe('output flags', () => {
     expect(r.map((x) => x.record_number)).toEqual(['11', '12']);
     expect(Object.values(body.schema!)[0]!['primary key']).toEqual(['record_number']);
     // DatabaseTable.php 155-161 and 251-263: the auto-increment key, empty values filtered out.
-    expect(Object.values(body.schema!)[0]!.fields.record_number).toEqual({ type: 'serial', unsigned: true, 'not null': true, mysql_type: 'int' });
+    expect(Object.values(body.schema!)[0]!.fields.record_number).toEqual({
+      type: 'serial',
+      unsigned: true,
+      'not null': true,
+      mysql_type: 'int',
+    });
     // Query.php 235-238 fills in properties only without rowIds.
     expect(body.query).not.toHaveProperty('properties');
   });
@@ -124,12 +158,19 @@ describe('output flags', () => {
   // AbstractQueryController.php 354-375: the header row holds each property's column description
   // (csv_headers_mode resource_headers, the default); rows are written by PHP's fputcsv.
   it('format=csv answers text/csv with the column descriptions as header row and the same rows', async () => {
-    const res = await query(app, `${base}?format=csv&limit=4&properties[]=facility_id&properties[]=facility_name&properties[]=hospital_overall_rating`);
+    const res = await query(
+      app,
+      `${base}?format=csv&limit=4&properties[]=facility_id&properties[]=facility_name&properties[]=hospital_overall_rating`,
+    );
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toBe('attachment; filename="data.csv"');
     const lines = res.body.trim().split('\n');
     expect(lines[0]).toBe('"Facility ID","Facility Name","Hospital overall rating"');
-    const json = await rows('limit=4&properties[]=facility_id&properties[]=facility_name&properties[]=hospital_overall_rating');
-    expect(lines.slice(1)).toEqual(json.map((r) => fputcsv([r.facility_id!, r.facility_name!, r.hospital_overall_rating!])));
+    const json = await rows(
+      'limit=4&properties[]=facility_id&properties[]=facility_name&properties[]=hospital_overall_rating',
+    );
+    expect(lines.slice(1)).toEqual(
+      json.map((r) => fputcsv([r.facility_id!, r.facility_name!, r.hospital_overall_rating!])),
+    );
   });
 });

@@ -25,24 +25,29 @@ describe('DKAN rank path', () => {
     for (const r of resources) expect(rankedResource(store, r)?.columns.size, r.title).toBe(r.columns.length);
   });
 
-  it.each(resources.map((r) => [r.title, r] as const))('answers the query mix on %s exactly as the plain SQL does', async (_title, r) => {
-    const shapes = dkanShapes(store, resourceRef(store, r.datasetId, r.index), 140, 11);
-    for (const shape of shapes) {
-      const path = shape.path.replace(/^\/dkan/, '');
-      const res = await app.inject(`/dkan${path}`);
-      expect(res.statusCode, path).toBe(200);
-      const body = res.json<{ results: unknown; count: number }>();
-      const want = plain(path);
-      expect(body.count, path).toBe(want.count);
-      expect(body.results, path).toEqual(want.results);
-    }
-  });
+  it.each(resources.map((r) => [r.title, r] as const))(
+    'answers the query mix on %s exactly as the plain SQL does',
+    async (_title, r) => {
+      const shapes = dkanShapes(store, resourceRef(store, r.datasetId, r.index), 140, 11);
+      for (const shape of shapes) {
+        const path = shape.path.replace(/^\/dkan/, '');
+        const res = await app.inject(`/dkan${path}`);
+        expect(res.statusCode, path).toBe(200);
+        const body = res.json<{ results: unknown; count: number }>();
+        const want = plain(path);
+        expect(body.count, path).toBe(want.count);
+        expect(body.results, path).toEqual(want.results);
+      }
+    },
+  );
 
   it('agrees on NULLs, empty strings, letter case, CSV, rowIds and keys=false', async () => {
     const r = resources.find((x) => x.columns.some((c) => c.type === 'date'))!;
     const text = r.columns.find((c) => c.type === 'text')!;
     const date = r.columns.find((c) => c.type === 'date')!;
-    const value = String(store.prepare(`SELECT ${text.ident} FROM ${r.table} WHERE ${text.ident} <> '' LIMIT 1`).pluck().get());
+    const value = String(
+      store.prepare(`SELECT ${text.ident} FROM ${r.table} WHERE ${text.ident} <> '' LIMIT 1`).pluck().get(),
+    );
     const base = `/datastore/query/${r.datasetId}/${r.index}`;
     const cases = [
       `conditions[0][property]=${text.name}&conditions[0][operator]==&conditions[0][value]=${encodeURIComponent(value.toLowerCase())}`,
@@ -59,7 +64,13 @@ describe('DKAN rank path', () => {
       const want = plain(`${base}?${qs}`);
       expect({ results: json.results, count: json.count }, qs).toEqual(want);
     }
-    const read = (qs: string) => readQuery(parseQueryString(qs), { resource: r, byId: () => undefined, maxLimit: config.dkanMaxLimit, download: false });
+    const read = (qs: string) =>
+      readQuery(parseQueryString(qs), {
+        resource: r,
+        byId: () => undefined,
+        maxLimit: config.dkanMaxLimit,
+        download: false,
+      });
     expect(unsupported(read(`${cases[2]}&format=csv`), rankedResource(store, r)!)).toBeNull();
     const csv = await app.inject(`/dkan${base}?${cases[2]}&format=csv&limit=50`);
     const plan = planQuery(read(`${cases[2]}&format=csv&limit=50`));

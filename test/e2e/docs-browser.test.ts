@@ -18,7 +18,16 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
     server = await startMockyard();
     browser = await chromium.launch({
       executablePath,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
 
@@ -35,7 +44,9 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
     for (const area of AREAS) expect(tags.join('\n')).toContain(area.name);
 
     const paths = (await page.locator('.opblock-summary-path').allInnerTexts()).map((p) => p.replace(/\u200b/g, ''));
-    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { tags?: string[] }>> };
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+    };
     for (const area of AREAS) {
       // Area paths are written as the real service writes them; the path item's server adds the prefix.
       const areaPaths = Object.entries(doc.paths)
@@ -76,7 +87,12 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
 
     const dataset = catalog.dkan.datasets[0]!;
     const column = dataset.resources[0]!.columns[0]!.name;
-    const calls: { area: string; operationId: string; params: Record<string, string>; items?: Record<string, string> }[] = [
+    const calls: {
+      area: string;
+      operationId: string;
+      params: Record<string, string>;
+      items?: Record<string, string>;
+    }[] = [
       { area: 'archive', operationId: 'getItemMetadata', params: { identifier: catalog.archive.items[0]!.identifier } },
       { area: 'marketcheck', operationId: 'getPopularCars', params: { car_type: 'used' } },
       { area: 'appcenter', operationId: 'releases_list', params: { owner_name: 'alice', app_name: 'Pocket-Notes' } },
@@ -99,7 +115,13 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
   }, 120_000); // five operations clicked through a real browser: about 15 s alone, far more on a busy CI machine
 });
 
-async function execute(page: Page, area: string, operationId: string, params: Record<string, string>, items: Record<string, string>): Promise<string> {
+async function execute(
+  page: Page,
+  area: string,
+  operationId: string,
+  params: Record<string, string>,
+  items: Record<string, string>,
+): Promise<string> {
   const op = page.locator(`#operations-${area}-${operationId}`);
   await op.locator('.opblock-summary').first().click();
   await op.locator('.try-out__btn').click();
@@ -117,7 +139,7 @@ async function execute(page: Page, area: string, operationId: string, params: Re
     if ((await item.count()) === 0) await row.locator('button', { hasText: /add/i }).first().click();
     await item.first().fill(value);
   }
-  await op.locator(".execute").click();
+  await op.locator('.execute').click();
   const status = op.locator('.live-responses-table .response .response-col_status').first();
   await status.waitFor({ timeout: 15_000 });
   return (await status.innerText()).trim().split(/\s/)[0]!;

@@ -39,10 +39,13 @@ describe.skipIf(process.platform !== 'linux')('1,000 parallel 1 MiB downloads', 
     // The largest file at scale 1 is a 1 MiB video; find it by its size.
     let target: { url: string; size: number } | undefined;
     for (const item of catalog.archive.items.filter((i) => i.status === 'ok')) {
-      const meta = JSON.parse((await get(`${server.url}/archive/metadata/${item.identifier}`)).body.toString()) as { files: { name: string; size?: string }[] };
+      const meta = JSON.parse((await get(`${server.url}/archive/metadata/${item.identifier}`)).body.toString()) as {
+        files: { name: string; size?: string }[];
+      };
       for (const f of meta.files) {
         const size = Number(f.size ?? 0);
-        if (size >= MiB && (!target || size > target.size)) target = { url: `${server.url}/archive/download/${item.identifier}/${encodeURIComponent(f.name)}`, size };
+        if (size >= MiB && (!target || size > target.size))
+          target = { url: `${server.url}/archive/download/${item.identifier}/${encodeURIComponent(f.name)}`, size };
       }
     }
     expect(target, 'a file of at least 1 MiB in the fixtures').toBeDefined();
@@ -51,12 +54,16 @@ describe.skipIf(process.platform !== 'linux')('1,000 parallel 1 MiB downloads', 
     const before = peakRssMiB(pid);
     const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
     const probe = probeHealth(server.url, 50);
-    const results = await Promise.all(Array.from({ length: PARALLEL }, (_, i) => slowDownload(target!.url, agent, 1000 + (i % 10) * 100)));
+    const results = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) => slowDownload(target!.url, agent, 1000 + (i % 10) * 100)),
+    );
     await sleep(200);
     const { latencies } = await probe.stop();
     agent.destroy();
     const peak = peakRssMiB(pid);
-    console.log(`download memory: peak RSS before ${before.toFixed(0)} MiB, after ${PARALLEL} downloads ${peak.toFixed(0)} MiB; health longest ${Math.max(...latencies).toFixed(0)} ms`);
+    console.log(
+      `download memory: peak RSS before ${before.toFixed(0)} MiB, after ${PARALLEL} downloads ${peak.toFixed(0)} MiB; health longest ${Math.max(...latencies).toFixed(0)} ms`,
+    );
 
     expect(results.every((r) => r.status === 200 && r.bytes === target!.size)).toBe(true);
     expect(peak * MiB).toBeLessThanOrEqual(300 * 1000 * 1000);

@@ -49,8 +49,15 @@ describe('event loop under the worst queries', () => {
     // Three rounds, each query with a throwaway parameter so no cache answers it.
     for (let round = 0; round < 3; round++) {
       const batch = [
-        ...dkan.map((u) => get(`${server.url}${u}&x=${round}`).then((r) => ({ url: u, status: r.status, body: r.body.toString() }))),
-        ...agco.map((u) => get(`${server.url}${u}&x=${round}`, { ...auth, accept: round === 1 ? 'application/xml' : 'application/json' }).then((r) => ({ url: u, status: r.status, body: r.body.toString() }))),
+        ...dkan.map((u) =>
+          get(`${server.url}${u}&x=${round}`).then((r) => ({ url: u, status: r.status, body: r.body.toString() })),
+        ),
+        ...agco.map((u) =>
+          get(`${server.url}${u}&x=${round}`, {
+            ...auth,
+            accept: round === 1 ? 'application/xml' : 'application/json',
+          }).then((r) => ({ url: u, status: r.status, body: r.body.toString() })),
+        ),
       ];
       statuses.push(...(await Promise.all(batch)));
     }
@@ -59,7 +66,9 @@ describe('event loop under the worst queries', () => {
     expect(failures).toEqual([]);
     expect(latencies.length).toBeGreaterThan(10);
     const worst = Math.max(...latencies);
-    console.log(`health probes: ${latencies.length}, longest ${worst.toFixed(1)} ms; statuses ${statuses.map((s) => s.status).join(',')}`);
+    console.log(
+      `health probes: ${latencies.length}, longest ${worst.toFixed(1)} ms; statuses ${statuses.map((s) => s.status).join(',')}`,
+    );
     if (statuses.some((s) => s.status >= 500)) console.log(server.output().slice(0, 3000));
     expect(worst).toBeLessThanOrEqual(100);
 
@@ -68,7 +77,8 @@ describe('event loop under the worst queries', () => {
       // Over the work budget: the area's own 400 (or 503 when every worker stayed busy), never a 500.
       expect([400, 503], s.url).toContain(s.status);
       const body = JSON.parse(s.body) as Record<string, unknown>;
-      if (s.url.startsWith('/dkan')) expect(body).toMatchObject({ status: s.status, message: expect.stringMatching(/ms/) });
+      if (s.url.startsWith('/dkan'))
+        expect(body).toMatchObject({ status: s.status, message: expect.stringMatching(/ms/) });
       else expect(body).toMatchObject({ ErrorCode: s.status });
     }
     // The indexed match answers: its words are found through the text index, not given up on.

@@ -22,11 +22,15 @@ export interface Cli {
 export const stallMonitor = ['--import', path.join(packageRoot(), 'dist', 'bench', 'stall-monitor.js')];
 
 export function startCli(args: string[] = [], nodeArgs: string[] = []): Promise<Cli> {
-  const child = spawn(process.execPath, [...nodeArgs, cli, '--port', '0', '--log-level', 'warn', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, cli, '--port', '0', '--log-level', 'warn', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-  const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: Date.now() })));
+  const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, at: Date.now() })),
+  );
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -57,7 +61,11 @@ export interface Result {
   body: Buffer;
 }
 
-export function get(url: string, headers: Record<string, string> = {}, agent: http.Agent | false = false): Promise<Result> {
+export function get(
+  url: string,
+  headers: Record<string, string> = {},
+  agent: http.Agent | false = false,
+): Promise<Result> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers, agent }, (res) => {
       const chunks: Buffer[] = [];

@@ -22,7 +22,9 @@ describe('SIGTERM with Prefer: delay=30000 requests in flight', () => {
     const exit = await server.exited;
     // Every delayed request got its full answer (DKAN's 404 for an unknown dataset is its answer).
     expect(results.map((r) => r.status)).toEqual([404, 404, 404, 404, 404, 404, 404, 404, 200, 200]);
-    expect(JSON.parse(results[0]!.body.toString())).toMatchObject({ message: expect.stringContaining('No resource found') });
+    expect(JSON.parse(results[0]!.body.toString())).toMatchObject({
+      message: expect.stringContaining('No resource found'),
+    });
     expect(answeredAfter).toBeLessThan(5000);
     expect(exit.code).toBe(0);
     expect(exit.at - signalled).toBeLessThan(5000);

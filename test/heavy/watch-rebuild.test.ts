@@ -36,7 +36,9 @@ function slowDownload(url: string, pauseMs: number): Promise<number> {
 }
 
 describe('watch mode rebuilds under load', () => {
-  it('rebuilds three times with 0 non-2xx answers and no health answer above 100 ms', { timeout: 600_000 }, async () => {
+  it('rebuilds three times with 0 non-2xx answers and no health answer above 100 ms', {
+    timeout: 600_000,
+  }, async () => {
     // Start from a copy of the default database and its files, so only the rebuilds cost time.
     const source = resolveConfig({}).dataDir;
     const dataDir = path.join(tmp, 'data');
@@ -44,12 +46,14 @@ describe('watch mode rebuilds under load', () => {
     mkdirSync(dataDir, { recursive: true });
     mkdirSync(csvDir);
     for (const entry of readdirSync(source)) {
-      if (entry === DB_FILE || entry.startsWith('files-')) cpSync(path.join(source, entry), path.join(dataDir, entry), { recursive: true });
+      if (entry === DB_FILE || entry.startsWith('files-'))
+        cpSync(path.join(source, entry), path.join(dataDir, entry), { recursive: true });
     }
     server = await startCli(['--data-dir', dataDir, '--dkan-csv-dir', csvDir, '--watch'], stallMonitor);
     server.child.kill('SIGWINCH'); // the monitor starts afresh: start-up is not measured
     const { url } = server;
-    const health = async () => JSON.parse((await get(`${url}/__mockyard/health`)).body.toString()) as { generation: number; fixtures: string };
+    const health = async () =>
+      JSON.parse((await get(`${url}/__mockyard/health`)).body.toString()) as { generation: number; fixtures: string };
     const first = await health();
     expect(first, JSON.stringify(first)).toMatchObject({ generation: 0 });
 
@@ -82,13 +86,19 @@ describe('watch mode rebuilds under load', () => {
               record('metadata', (await get(`${url}/archive/metadata/${item.identifier}`)).status);
               break;
             case 2:
-              record('dkan', (await get(`${url}/dkan/datastore/query/${dataset}/0?limit=20&offset=${i % 5000}`)).status);
+              record(
+                'dkan',
+                (await get(`${url}/dkan/datastore/query/${dataset}/0?limit=20&offset=${i % 5000}`)).status,
+              );
               break;
             case 3:
               record('agco', (await get(`${url}/agco/api/v2/StringDefinitions?limit=${1 + (i % 50)}`, auth)).status);
               break;
             default:
-              record('marketcheck', (await get(`${url}/marketcheck/popular/cars?api_key=k&car_type=${i % 2 ? 'used' : 'new'}`)).status);
+              record(
+                'marketcheck',
+                (await get(`${url}/marketcheck/popular/cars?api_key=k&car_type=${i % 2 ? 'used' : 'new'}`)).status,
+              );
           }
         } catch (err) {
           record(`error ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, 0);
@@ -114,7 +124,9 @@ describe('watch mode rebuilds under load', () => {
     const { latencies, failures } = await probe.stop();
 
     const summary = [...statuses.entries()].map(([k, v]) => `${k}: ${v}`).join(', ');
-    console.log(`watch under load: ${summary}; health probes ${latencies.length}, longest ${Math.max(...latencies).toFixed(1)} ms`);
+    console.log(
+      `watch under load: ${summary}; health probes ${latencies.length}, longest ${Math.max(...latencies).toFixed(1)} ms`,
+    );
     const bad = [...statuses.entries()].filter(([k]) => !/ 2\d\d$/.test(k));
     expect(bad).toEqual([]);
     expect([...statuses.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(100);

@@ -76,13 +76,20 @@ export function contractProblems(operationId: string, res: ResponseLike): string
   if (!found) return [`no operation ${operationId} in the contracts`];
   const status = String(res.statusCode);
   const key = [status, `${status[0]}XX`, 'default'].find((k) => found.op.responses[k] !== undefined);
-  if (!key) return [`status ${status} is not documented for ${operationId} (documented: ${Object.keys(found.op.responses).join(', ')})`];
+  if (!key)
+    return [
+      `status ${status} is not documented for ${operationId} (documented: ${Object.keys(found.op.responses).join(', ')})`,
+    ];
   const response = found.op.responses[key]!;
   if (!response.content) return [];
-  const contentType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const contentType = String(res.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
   const declared = Object.keys(response.content);
   const media = declared.find((d) => mediaMatches(d, contentType));
-  if (!media) return [`content type "${contentType}" is not one of ${declared.join(', ')} for ${operationId} ${status}`];
+  if (!media)
+    return [`content type "${contentType}" is not one of ${declared.join(', ')} for ${operationId} ${status}`];
   if (!response.content[media]!.schema || !/json/.test(contentType)) return [];
   const text = res.body ?? res.payload ?? '';
   let body: unknown;
@@ -94,7 +101,9 @@ export function contractProblems(operationId: string, res: ResponseLike): string
   const pointer = `${found.pointer}/responses/${key}/content/${media.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`;
   const validate = validatorFor(`${found.contractId}#${pointer}`);
   if (validate(body)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  return (validate.errors ?? []).map(
+    (e) => `${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+  );
 }
 
 /** Fails the test with every problem listed when the response does not conform. */

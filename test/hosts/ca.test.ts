@@ -40,7 +40,9 @@ describe('local certificate authority', () => {
 
   it('defaults to a ca folder in the data folder', () => {
     expect(caDirOf(resolveConfig({ dataDir: tmp }, {}))).toBe(path.join(tmp, 'ca'));
-    expect(caDirOf(resolveConfig({ dataDir: tmp }, { MOCKYARD_CA_DIR: path.join(tmp, 'elsewhere') }))).toBe(path.join(tmp, 'elsewhere'));
+    expect(caDirOf(resolveConfig({ dataDir: tmp }, { MOCKYARD_CA_DIR: path.join(tmp, 'elsewhere') }))).toBe(
+      path.join(tmp, 'elsewhere'),
+    );
   });
 
   it('issues leaf certificates for a host, signed by the CA, once per name', async () => {
@@ -69,7 +71,13 @@ describe('local certificate authority', () => {
     const { stdout } = await run(process.execPath, [cli, 'ca', '--ca-dir', dir]);
     const certPath = path.join(dir, CA_CERT_FILE);
     expect(stdout.split('\n')[0]).toBe(certPath);
-    for (const hint of [`NODE_EXTRA_CA_CERTS=${certPath}`, `REQUESTS_CA_BUNDLE=${certPath}`, `--cacert ${certPath}`, 'update-ca-certificates']) expect(stdout).toContain(hint);
+    for (const hint of [
+      `NODE_EXTRA_CA_CERTS=${certPath}`,
+      `REQUESTS_CA_BUNDLE=${certPath}`,
+      `--cacert ${certPath}`,
+      'update-ca-certificates',
+    ])
+      expect(stdout).toContain(hint);
     const cert = readFileSync(certPath, 'utf8');
     await run(process.execPath, [cli, 'ca', '--ca-dir', dir]);
     expect(readFileSync(certPath, 'utf8')).toBe(cert);
@@ -82,7 +90,9 @@ describe('--host-map', () => {
       { host: 'data.example.gov', area: 'dkan' },
       { host: '*.example.test', area: 'archive' },
     ]);
-    expect(resolveConfig({ hostMap: [{ host: 'x.test', area: 'agco' }] }).hostMap).toEqual([{ host: 'x.test', area: 'agco' }]);
+    expect(resolveConfig({ hostMap: [{ host: 'x.test', area: 'agco' }] }).hostMap).toEqual([
+      { host: 'x.test', area: 'agco' },
+    ]);
   });
 
   it('refuses an unknown area or a malformed entry with a message', () => {

@@ -14,7 +14,9 @@ const required = Boolean(process.env.CI);
 
 /** The executable's path, from an override variable or PATH; undefined when absent. */
 function findExecutable(name: string, override?: string): string | undefined {
-  const candidates = override ? [override] : (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, name));
+  const candidates = override
+    ? [override]
+    : (process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, name));
   return candidates.find((file) => {
     try {
       accessSync(file, constants.X_OK);
@@ -32,7 +34,9 @@ const curl = findExecutable('curl');
 /** The environment of a user who set only a proxy and a CA: nothing else that could route around mockyard. */
 function clientEnv(hosted: Hosted, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/proxy$/i.test(k) && !/^(REQUESTS_CA_BUNDLE|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|CURL_CA_BUNDLE)$/.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!/proxy$/i.test(k) && !/^(REQUESTS_CA_BUNDLE|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|CURL_CA_BUNDLE)$/.test(k))
+      env[k] = v;
   const home = path.join(hosted.tmp, 'home');
   mkdirSync(home, { recursive: true });
   return { ...env, HOME: home, HTTPS_PROXY: hosted.server.url, https_proxy: hosted.server.url, ...extra };
@@ -49,7 +53,8 @@ describe.runIf(ia || required)('ia (Internet Archive CLI) through HTTPS_PROXY wi
   let env: NodeJS.ProcessEnv;
   let id: string;
   let record: { files: { name: string; md5: string }[] };
-  const run = (args: string[], cwd?: string) => exec(ia ?? 'ia', args, { env, cwd: cwd ?? hosted.tmp, timeout: 60_000 });
+  const run = (args: string[], cwd?: string) =>
+    exec(ia ?? 'ia', args, { env, cwd: cwd ?? hosted.tmp, timeout: 60_000 });
 
   beforeAll(async () => {
     // With the redirect on, downloads take archive.org's hop to the data node, a second host through the proxy.
@@ -106,14 +111,29 @@ describe.runIf(appcenter || required)('appcenter-cli through HTTPS_PROXY with NO
     await clearJournal(hosted.server);
     const { stdout } = await exec(
       appcenter ?? 'appcenter',
-      ['distribute', 'releases', 'list', '--app', `${app.owner}/${app.app}`, '--token', token, '--output', 'json', '--disable-telemetry'],
+      [
+        'distribute',
+        'releases',
+        'list',
+        '--app',
+        `${app.owner}/${app.app}`,
+        '--token',
+        token,
+        '--output',
+        'json',
+        '--disable-telemetry',
+      ],
       { env: clientEnv(hosted, { NODE_EXTRA_CA_CERTS: hosted.caPath }), cwd: hosted.tmp, timeout: 90_000 },
     );
     const entries = await journal(hosted.server);
-    expect(entries.map((e) => [e.headers.host, e.path, e.status])).toEqual([['api.appcenter.ms', `/appcenter/v0.1/apps/${app.owner}/${app.app}/releases`, 200]]);
+    expect(entries.map((e) => [e.headers.host, e.path, e.status])).toEqual([
+      ['api.appcenter.ms', `/appcenter/v0.1/apps/${app.owner}/${app.app}/releases`, 200],
+    ]);
     // The same request made directly: what the CLI prints must be exactly those releases.
     const query = new URLSearchParams(entries[0]!.query as Record<string, string>).toString();
-    const direct = await fetch(`${hosted.server.url}/appcenter/v0.1/apps/${app.owner}/${app.app}/releases?${query}`, { headers: { 'x-api-token': token } });
+    const direct = await fetch(`${hosted.server.url}/appcenter/v0.1/apps/${app.owner}/${app.app}/releases?${query}`, {
+      headers: { 'x-api-token': token },
+    });
     const expected = (await direct.json()) as { id: number; version: string }[];
     expect(expected.length).toBeGreaterThan(0);
     const listed = JSON.parse(stdout) as { id: number; version: string }[];
@@ -124,7 +144,10 @@ if (!appcenter && !required) skipNote('appcenter', 'npm i -g appcenter-cli, or s
 
 describe.runIf(curl || required)('curl --proxy --cacert', () => {
   let hosted: Hosted;
-  const curlRun = (args: string[]) => exec(curl ?? 'curl', args, { env: clientEnv(hosted, {}), timeout: 30_000 }).catch((err: { code: number; stdout: string; stderr: string }) => err);
+  const curlRun = (args: string[]) =>
+    exec(curl ?? 'curl', args, { env: clientEnv(hosted, {}), timeout: 30_000 }).catch(
+      (err: { code: number; stdout: string; stderr: string }) => err,
+    );
 
   beforeAll(async () => {
     hosted = await startHosted();
@@ -133,7 +156,17 @@ describe.runIf(curl || required)('curl --proxy --cacert', () => {
   it('reaches one operation of every area under its real host and base path', async () => {
     for (const op of await realOperations(hosted.server)) {
       const headers = Object.entries(op.headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
-      const result = await curlRun(['-sS', '--proxy', hosted.server.url, '--cacert', hosted.caPath, ...headers, '-w', '\n%{http_code}\n%{content_type}', op.url]);
+      const result = await curlRun([
+        '-sS',
+        '--proxy',
+        hosted.server.url,
+        '--cacert',
+        hosted.caPath,
+        ...headers,
+        '-w',
+        '\n%{http_code}\n%{content_type}',
+        op.url,
+      ]);
       expect(result.stderr, op.url).toBe('');
       const lines = result.stdout.split('\n');
       const contentType = lines.pop()!;
@@ -145,7 +178,14 @@ describe.runIf(curl || required)('curl --proxy --cacert', () => {
   });
 
   it('is refused an unknown host, through CONNECT and in absolute form', async () => {
-    const tunnel = await curlRun(['-sS', '--proxy', hosted.server.url, '--cacert', hosted.caPath, 'https://example.com/']);
+    const tunnel = await curlRun([
+      '-sS',
+      '--proxy',
+      hosted.server.url,
+      '--cacert',
+      hosted.caPath,
+      'https://example.com/',
+    ]);
     expect(tunnel.stderr).toMatch(/403/);
     const plain = await curlRun(['-sS', '--proxy', hosted.server.url, '-w', '\n%{http_code}', 'http://example.com/']);
     expect(plain.stdout).toMatch(/--host-map example\.com=/);

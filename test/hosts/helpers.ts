@@ -58,10 +58,34 @@ export async function realOperations(server: RunningMockyard): Promise<RealOpera
   const query = `/datastore/query/${dataset.id}/${dataset.resources[0]!.index}?limit=2`;
   const byDistribution = `/datastore/query/${dataset.resources[0]!.distributionId}?limit=1`;
   return [
-    { area: 'archive', operationId: 'getItemMetadata', url: `https://archive.org/metadata/${item}`, headers: {}, journalPath: `/archive/metadata/${item}` },
-    { area: 'marketcheck', operationId: 'getPopularCars', url: `https://marketcheck-prod.apigee.net/v2${popular}`, headers: {}, journalPath: '/marketcheck/popular/cars' },
-    { area: 'marketcheck', operationId: 'getPopularCars', url: `https://api.marketcheck.com/v2${popular}`, headers: {}, journalPath: '/marketcheck/popular/cars' },
-    { area: 'appcenter', operationId: 'releases_list', url: `https://api.appcenter.ms${releases}`, headers: { 'x-api-token': token }, journalPath: `/appcenter${releases}` },
+    {
+      area: 'archive',
+      operationId: 'getItemMetadata',
+      url: `https://archive.org/metadata/${item}`,
+      headers: {},
+      journalPath: `/archive/metadata/${item}`,
+    },
+    {
+      area: 'marketcheck',
+      operationId: 'getPopularCars',
+      url: `https://marketcheck-prod.apigee.net/v2${popular}`,
+      headers: {},
+      journalPath: '/marketcheck/popular/cars',
+    },
+    {
+      area: 'marketcheck',
+      operationId: 'getPopularCars',
+      url: `https://api.marketcheck.com/v2${popular}`,
+      headers: {},
+      journalPath: '/marketcheck/popular/cars',
+    },
+    {
+      area: 'appcenter',
+      operationId: 'releases_list',
+      url: `https://api.appcenter.ms${releases}`,
+      headers: { 'x-api-token': token },
+      journalPath: `/appcenter${releases}`,
+    },
     {
       area: 'agco',
       operationId: 'StringDefinitions_GetDefinitions',
@@ -96,12 +120,17 @@ export interface JournalEntry {
 }
 
 export async function journal(server: RunningMockyard): Promise<JournalEntry[]> {
-  const body = (await (await fetch(`${server.url}/__mockyard/requests?limit=1000`)).json()) as { requests: JournalEntry[] };
+  const body = (await (await fetch(`${server.url}/__mockyard/requests?limit=1000`)).json()) as {
+    requests: JournalEntry[];
+  };
   return body.requests;
 }
 
 export async function clearJournal(server: RunningMockyard): Promise<void> {
   // State-changing admin requests carry the admin header, which a cross-site form cannot send (browser-policy.ts).
-  const res = await fetch(`${server.url}/__mockyard/requests`, { method: 'DELETE', headers: { 'x-mockyard-admin': '1' } });
+  const res = await fetch(`${server.url}/__mockyard/requests`, {
+    method: 'DELETE',
+    headers: { 'x-mockyard-admin': '1' },
+  });
   if (!res.ok) throw new Error(`clearing the journal answered ${res.status}`);
 }

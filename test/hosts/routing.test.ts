@@ -17,13 +17,27 @@ const serversOf = (area: string): string[] => {
   return contract.servers.map((s) => s.url);
 };
 
-function get(port: number, hostHeader: string, pathAndQuery: string, headers: Record<string, string> = {}): Promise<{ statusCode: number; headers: Record<string, string>; body: string }> {
+function get(
+  port: number,
+  hostHeader: string,
+  pathAndQuery: string,
+  headers: Record<string, string> = {},
+): Promise<{ statusCode: number; headers: Record<string, string>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path: pathAndQuery, headers: { host: hostHeader, ...headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ statusCode: res.statusCode!, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = http.get(
+      { host: '127.0.0.1', port, path: pathAndQuery, headers: { host: hostHeader, ...headers }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            statusCode: res.statusCode!,
+            headers: res.headers as Record<string, string>,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
     req.on('error', reject);
   });
 }
@@ -35,13 +49,19 @@ describe('real host table', () => {
     }
     // A host added with --host-map gets the contract's generic server path (DKAN: {scheme}://{host}/api/1).
     expect(serversOf('dkan')).toContain(`{scheme}://{host}${MAPPED_BASE_PATH.dkan}`);
-    for (const area of AREAS) expect(REAL_HOSTS.some((r) => r.area === area.name), area.name).toBe(true);
+    for (const area of AREAS)
+      expect(
+        REAL_HOSTS.some((r) => r.area === area.name),
+        area.name,
+      ).toBe(true);
   });
 
   it('maps paths under the base path to the area prefix, and others outside every route', () => {
     const router = new HostRouter(AREAS);
     const dkan = router.match('data.cms.gov')!;
-    expect(HostRouter.rewrite(dkan, '/provider-data/api/1/datastore/query/x/0?limit=1')).toBe('/dkan/datastore/query/x/0?limit=1');
+    expect(HostRouter.rewrite(dkan, '/provider-data/api/1/datastore/query/x/0?limit=1')).toBe(
+      '/dkan/datastore/query/x/0?limit=1',
+    );
     expect(HostRouter.rewrite(dkan, '/provider-data/api/10/datastore')).not.toMatch(/^\/dkan\/datastore/);
     expect(router.match('ia600123.us.archive.org')!.area.name).toBe('archive');
     expect(router.match('notarchive.org')).toBeUndefined();

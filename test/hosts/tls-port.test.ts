@@ -15,15 +15,36 @@ interface Answer {
 }
 
 /** What a client resolving `name` to mockyard (a network alias, /etc/hosts) sends: SNI and Host are the real name. */
-function getAs(port: number, name: string, pathAndQuery: string, ca: string, headers: Record<string, string> = {}): Promise<Answer> {
+function getAs(
+  port: number,
+  name: string,
+  pathAndQuery: string,
+  ca: string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = https.get(
-      { host: '127.0.0.1', port, servername: name === '127.0.0.1' ? undefined : name, path: pathAndQuery, headers: { host: name, ...headers }, ca, agent: false },
+      {
+        host: '127.0.0.1',
+        port,
+        servername: name === '127.0.0.1' ? undefined : name,
+        path: pathAndQuery,
+        headers: { host: name, ...headers },
+        ca,
+        agent: false,
+      },
       (res) => {
         const altNames = (res.socket as TLSSocket).getPeerCertificate().subjectaltname ?? '';
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ statusCode: res.statusCode!, headers: res.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), altNames }));
+        res.on('end', () =>
+          resolve({
+            statusCode: res.statusCode!,
+            headers: res.headers as Record<string, string>,
+            body: Buffer.concat(chunks).toString('utf8'),
+            altNames,
+          }),
+        );
       },
     );
     req.on('error', reject);
@@ -54,14 +75,19 @@ describe('--tls-port', () => {
   it('presents one certificate for localhost, 127.0.0.1, every real host and every mapped host', async () => {
     const { altNames } = await getAs(port, 'localhost', '/__mockyard/health', ca);
     const names = altNames.split(', ');
-    for (const expected of ['DNS:localhost', 'IP Address:127.0.0.1', 'DNS:data.example.gov', 'DNS:*.us.archive.org']) expect(names).toContain(expected);
+    for (const expected of ['DNS:localhost', 'IP Address:127.0.0.1', 'DNS:data.example.gov', 'DNS:*.us.archive.org'])
+      expect(names).toContain(expected);
     for (const rule of REAL_HOSTS) expect(names).toContain(`DNS:${rule.host}`);
   });
 
   it('answers a data node name and a mapped name', async () => {
     const c = await catalogOf(hosted.server);
     const id = c.archive.items.find((i) => i.status === 'ok')!.identifier;
-    const record = JSON.parse((await getAs(port, 'archive.org', `/metadata/${id}`, ca)).body) as { server: string; dir: string; files: { name: string; size: string }[] };
+    const record = JSON.parse((await getAs(port, 'archive.org', `/metadata/${id}`, ca)).body) as {
+      server: string;
+      dir: string;
+      files: { name: string; size: string }[];
+    };
     const file = record.files.find((f) => !f.name.includes('/'))!;
     const fromNode = await getAs(port, record.server, `${record.dir}/${encodeURIComponent(file.name)}`, ca);
     expect(fromNode.statusCode).toBe(200);

@@ -14,7 +14,7 @@ function expectUnauthorized(res: Awaited<ReturnType<typeof popular>>): void {
 describe('api_key by default', async () => {
   const { app } = await testApp();
 
-  it('a missing or empty key is a 401 in MarketCheck\'s error body', async () => {
+  it("a missing or empty key is a 401 in MarketCheck's error body", async () => {
     expectUnauthorized(await popular(app, { car_type: 'new' }));
     expectUnauthorized(await popular(app, { car_type: 'new', api_key: '' }));
   });

@@ -4,8 +4,12 @@ import { testApp } from '../helpers/app.js';
 const { app } = await testApp();
 
 describe('marketcheck error handling', () => {
-  it('unknown paths under the prefix answer 404 in MarketCheck\'s body', async () => {
-    for (const url of ['/marketcheck/popular', '/marketcheck/popular/trucks?api_key=k', '/marketcheck/search/car/active']) {
+  it("unknown paths under the prefix answer 404 in MarketCheck's body", async () => {
+    for (const url of [
+      '/marketcheck/popular',
+      '/marketcheck/popular/trucks?api_key=k',
+      '/marketcheck/search/car/active',
+    ]) {
       const res = await app.inject(url);
       expect(res.statusCode).toBe(404);
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -29,7 +33,12 @@ describe('marketcheck error handling', () => {
     const post = await app.inject({ method: 'POST', url: '/marketcheck/popular/cars?api_key=k&car_type=new' });
     expect(post.statusCode).toBe(404);
     expect((post.json() as { code: number }).code).toBe(404);
-    const res = await app.inject({ method: 'POST', url: '/marketcheck/popular/cars?api_key=k', headers: { 'content-type': 'application/json' }, payload: '{not json' });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/marketcheck/popular/cars?api_key=k',
+      headers: { 'content-type': 'application/json' },
+      payload: '{not json',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     const body = res.json() as { code: number; message: string };

@@ -9,8 +9,15 @@ import { fixturesRoot } from '../../src/paths.js';
 import { testApp } from '../helpers/app.js';
 
 const sourceDir = path.join(fixturesRoot(), 'marketcheck');
-const models = (JSON.parse(readFileSync(path.join(sourceDir, 'models.json'), 'utf8')) as { models: { make: string; model: string; weight: number }[] }).models;
-const places = JSON.parse(readFileSync(path.join(sourceDir, 'places.json'), 'utf8')) as Record<'us' | 'ca', { code: string; cities: string[] }[]>;
+const models = (
+  JSON.parse(readFileSync(path.join(sourceDir, 'models.json'), 'utf8')) as {
+    models: { make: string; model: string; weight: number }[];
+  }
+).models;
+const places = JSON.parse(readFileSync(path.join(sourceDir, 'places.json'), 'utf8')) as Record<
+  'us' | 'ca',
+  { code: string; cities: string[] }[]
+>;
 
 /** Builds this area alone into a fresh in-memory database, as the fixture build does. */
 async function buildAlone(seed: number, scale: number): Promise<Database.Database> {
@@ -18,7 +25,17 @@ async function buildAlone(seed: number, scale: number): Promise<Database.Databas
   const faker = new Faker({ locale: [en, base] });
   faker.seed(seed);
   faker.setDefaultRefDate(REFERENCE_DATE);
-  await marketcheckFixtures.build({ db, seed, scale, refDate: REFERENCE_DATE, filesDir: '/nonexistent', sourceDir, faker, dkanCsvDir: null, log: () => {} });
+  await marketcheckFixtures.build({
+    db,
+    seed,
+    scale,
+    refDate: REFERENCE_DATE,
+    filesDir: '/nonexistent',
+    sourceDir,
+    faker,
+    dkanCsvDir: null,
+    log: () => {},
+  });
   return db;
 }
 
@@ -29,7 +46,9 @@ describe('marketcheck fixtures', () => {
   it('every US state (50 + DC) and every province/territory has new and used listings in every listed city', () => {
     expect(places.us).toHaveLength(51);
     expect(places.ca).toHaveLength(13);
-    const rows = db.prepare('SELECT country, state, city, car_type, COUNT(*) AS n FROM marketcheck_listings GROUP BY 1, 2, 3, 4').all() as {
+    const rows = db
+      .prepare('SELECT country, state, city, car_type, COUNT(*) AS n FROM marketcheck_listings GROUP BY 1, 2, 3, 4')
+      .all() as {
       country: string;
       state: string;
       city: string;
@@ -49,18 +68,32 @@ describe('marketcheck fixtures', () => {
 
   it('listings use the hand-written makes and models, with the popularity skew of their weights', () => {
     const known = new Set(models.map((m) => `${m.make}|${m.model}`));
-    const counts = db.prepare('SELECT make, model, COUNT(*) AS n FROM marketcheck_listings GROUP BY make, model').all() as { make: string; model: string; n: number }[];
+    const counts = db
+      .prepare('SELECT make, model, COUNT(*) AS n FROM marketcheck_listings GROUP BY make, model')
+      .all() as { make: string; model: string; n: number }[];
     for (const c of counts) expect(known.has(`${c.make}|${c.model}`)).toBe(true);
     const n = new Map(counts.map((c) => [`${c.make}|${c.model}`, c.n]));
     const heaviest = [...models].sort((a, b) => b.weight - a.weight)[0]!;
     const lightest = [...models].sort((a, b) => a.weight - b.weight)[0]!;
-    expect(n.get(`${heaviest.make}|${heaviest.model}`)!).toBeGreaterThan(10 * (n.get(`${lightest.make}|${lightest.model}`) ?? 0));
+    expect(n.get(`${heaviest.make}|${heaviest.model}`)!).toBeGreaterThan(
+      10 * (n.get(`${lightest.make}|${lightest.model}`) ?? 0),
+    );
   });
 
   it('prices, miles and days on market are plausible for new and used cars', () => {
     const s = db
-      .prepare('SELECT car_type, MIN(price) AS minP, MAX(price) AS maxP, MAX(miles) AS maxM, AVG(miles) AS avgM, MIN(dom) AS minD, MAX(dom) AS maxD FROM marketcheck_listings GROUP BY car_type')
-      .all() as { car_type: string; minP: number; maxP: number; maxM: number; avgM: number; minD: number; maxD: number }[];
+      .prepare(
+        'SELECT car_type, MIN(price) AS minP, MAX(price) AS maxP, MAX(miles) AS maxM, AVG(miles) AS avgM, MIN(dom) AS minD, MAX(dom) AS maxD FROM marketcheck_listings GROUP BY car_type',
+      )
+      .all() as {
+      car_type: string;
+      minP: number;
+      maxP: number;
+      maxM: number;
+      avgM: number;
+      minD: number;
+      maxD: number;
+    }[];
     const byType = new Map(s.map((r) => [r.car_type, r]));
     expect(byType.get('new')!.maxM).toBeLessThan(100);
     expect(byType.get('used')!.avgM).toBeGreaterThan(10_000);
@@ -74,21 +107,30 @@ describe('marketcheck fixtures', () => {
 
   it('the same seed gives identical rankings; another seed other listings; scale multiplies the listings', async () => {
     const dump = (d: Database.Database) =>
-      d.prepare('SELECT car_type, country, level, place, body FROM marketcheck_rankings ORDER BY car_type, country, level, place').all();
+      d
+        .prepare(
+          'SELECT car_type, country, level, place, body FROM marketcheck_rankings ORDER BY car_type, country, level, place',
+        )
+        .all();
     const a = await buildAlone(42, 1);
     const b = await buildAlone(42, 1);
     const c = await buildAlone(43, 1);
     const big = await buildAlone(42, 2);
     expect(dump(b)).toEqual(dump(a));
     expect(dump(c)).not.toEqual(dump(a));
-    const count = (d: Database.Database) => (d.prepare('SELECT COUNT(*) AS n FROM marketcheck_listings').get() as { n: number }).n;
+    const count = (d: Database.Database) =>
+      (d.prepare('SELECT COUNT(*) AS n FROM marketcheck_listings').get() as { n: number }).n;
     expect(count(big)).toBeGreaterThanOrEqual(2 * count(a) - 10);
     expect(count(big)).toBeLessThanOrEqual(2 * count(a) + 10);
     for (const d of [a, b, c, big]) d.close();
   });
 
   it('stores one ranking per inventory type and place, each at most 50 entries', () => {
-    const rows = db.prepare('SELECT level, COUNT(*) AS n, MAX(json_array_length(body)) AS longest FROM marketcheck_rankings GROUP BY level').all() as {
+    const rows = db
+      .prepare(
+        'SELECT level, COUNT(*) AS n, MAX(json_array_length(body)) AS longest FROM marketcheck_rankings GROUP BY level',
+      )
+      .all() as {
       level: string;
       n: number;
       longest: number;

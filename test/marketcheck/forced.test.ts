@@ -10,13 +10,19 @@ async function forcingApp(options: ConfigInput = {}) {
 }
 
 const forced = (app: Awaited<ReturnType<typeof forcingApp>>, status: number) =>
-  app.inject({ method: 'GET', url: '/marketcheck/popular/cars?api_key=k&car_type=new', headers: { prefer: `code=${status}` } });
+  app.inject({
+    method: 'GET',
+    url: '/marketcheck/popular/cars?api_key=k&car_type=new',
+    headers: { prefer: `code=${status}` },
+  });
 
 describe('forced error responses', async () => {
   const app = await forcingApp();
 
   it('documents 400, 401 and 429 for getPopularCars', async () => {
-    expect((await forced(app, 418)).headers['mockyard-error']).toContain(`${OP}; the statuses it can be forced to are: 400, 401, 429`);
+    expect((await forced(app, 418)).headers['mockyard-error']).toContain(
+      `${OP}; the statuses it can be forced to are: 400, 401, 429`,
+    );
   });
 
   it('400 and 401 have the natural body shape and content type', async () => {

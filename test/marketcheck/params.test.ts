@@ -67,7 +67,10 @@ describe('popular cars parameters', () => {
     expect((await ok({ car_type: 'new', city_state: 'Jacksonville|fl' })).body).toBe(city.body);
     expect((await ok({ car_type: 'new', city_state: 'jacksonville|FL', state: 'TX' })).body).toBe(city.body);
     // A literal pipe in the URL works as well as %7C.
-    const raw = await app.inject({ method: 'GET', url: '/marketcheck/popular/cars?api_key=k&car_type=new&city_state=San Antonio|TX'.replace(' ', '%20') });
+    const raw = await app.inject({
+      method: 'GET',
+      url: '/marketcheck/popular/cars?api_key=k&car_type=new&city_state=San Antonio|TX'.replace(' ', '%20'),
+    });
     expect(raw.statusCode).toBe(200);
     expect((raw.json() as Car[]).every((c) => c.city === 'San Antonio' && c.state === 'TX')).toBe(true);
   });

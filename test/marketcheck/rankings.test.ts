@@ -23,9 +23,17 @@ function matchesListings(cars: Car[], w: Where): void {
     expect(car).toMatchObject({ country: w.country, inventory_type: w.carType });
     expect(car.state).toBe(w.state);
     expect(car.city).toBe(w.city);
-    expect([car.price_stats.min, car.price_stats.max, car.price_stats.mean]).toEqual([e.minPrice, e.maxPrice, Math.round(e.meanPrice)]);
+    expect([car.price_stats.min, car.price_stats.max, car.price_stats.mean]).toEqual([
+      e.minPrice,
+      e.maxPrice,
+      Math.round(e.meanPrice),
+    ]);
     expect([car.miles_stats.min, car.miles_stats.max]).toEqual([e.minMiles, e.maxMiles]);
-    expect([car.dom_stats.min, car.dom_stats.max, car.dom_stats.mean]).toEqual([e.minDom, e.maxDom, Math.round(e.meanDom)]);
+    expect([car.dom_stats.min, car.dom_stats.max, car.dom_stats.mean]).toEqual([
+      e.minDom,
+      e.maxDom,
+      Math.round(e.meanDom),
+    ]);
     for (const s of [car.price_stats, car.miles_stats, car.dom_stats]) {
       expect(s.min).toBeLessThanOrEqual(s.median);
       expect(s.median).toBeLessThanOrEqual(s.max);
@@ -48,7 +56,11 @@ describe('popular cars rankings', () => {
 
   it('state ranking counts only that state; city ranking only that city', async () => {
     matchesListings(await ranking({ car_type: 'used', state: 'TX' }), { carType: 'used', country: 'us', state: 'TX' });
-    matchesListings(await ranking({ car_type: 'new', country: 'ca', state: 'QC' }), { carType: 'new', country: 'ca', state: 'QC' });
+    matchesListings(await ranking({ car_type: 'new', country: 'ca', state: 'QC' }), {
+      carType: 'new',
+      country: 'ca',
+      state: 'QC',
+    });
     matchesListings(await ranking({ car_type: 'used', city_state: 'Jacksonville|FL' }), {
       carType: 'used',
       country: 'us',
@@ -67,7 +79,9 @@ describe('popular cars rankings', () => {
     const cars = await ranking({ car_type: 'used', city_state: 'Denver|CO' });
     for (const car of cars.slice(0, 10)) {
       const rows = db
-        .prepare("SELECT price, miles, dom FROM marketcheck_listings WHERE car_type = 'used' AND state = 'CO' AND city = 'Denver' AND make = ? AND model = ?")
+        .prepare(
+          "SELECT price, miles, dom FROM marketcheck_listings WHERE car_type = 'used' AND state = 'CO' AND city = 'Denver' AND make = ? AND model = ?",
+        )
         .all(car.make, car.model) as { price: number; miles: number; dom: number }[];
       expect(rows.length).toBe(car.count);
       expect(car.price_stats.median).toBe(Math.round(median(rows.map((r) => r.price))));
@@ -78,7 +92,9 @@ describe('popular cars rankings', () => {
 
   it('ties are broken by make, then model', async () => {
     // Small places have many tied counts; check the order holds in all of them.
-    const places = db.prepare("SELECT DISTINCT state, city FROM marketcheck_listings WHERE country = 'us' LIMIT 40").all() as { state: string; city: string }[];
+    const places = db
+      .prepare("SELECT DISTINCT state, city FROM marketcheck_listings WHERE country = 'us' LIMIT 40")
+      .all() as { state: string; city: string }[];
     let ties = 0;
     for (const p of places) {
       const cars = await ranking({ car_type: 'new', city_state: `${p.city}|${p.state}` });
@@ -105,7 +121,9 @@ describe('popular cars rankings', () => {
         const n = national.get(`${car.make}|${car.model}`);
         if (n !== undefined) expect(car.count).toBeLessThanOrEqual(n);
       }
-      const cities = db.prepare("SELECT DISTINCT city FROM marketcheck_listings WHERE country = 'us' AND state = ?").all(state) as { city: string }[];
+      const cities = db
+        .prepare("SELECT DISTINCT city FROM marketcheck_listings WHERE country = 'us' AND state = ?")
+        .all(state) as { city: string }[];
       const summed = new Map<string, number>();
       let cut = false;
       for (const { city } of cities) {
@@ -128,9 +146,9 @@ describe('popular cars rankings', () => {
     expect(exactChecks).toBeGreaterThan(0);
     // And the state counts of a model add up to its national count.
     const [make, model] = ['Ford', 'F-150'];
-    const perState = db
-      .prepare("SELECT state FROM marketcheck_listings WHERE country = 'us' GROUP BY state")
-      .all() as { state: string }[];
+    const perState = db.prepare("SELECT state FROM marketcheck_listings WHERE country = 'us' GROUP BY state").all() as {
+      state: string;
+    }[];
     let total = 0;
     for (const { state } of perState) {
       const car = (await ranking({ car_type: 'used', state })).find((c) => c.make === make && c.model === model);
@@ -144,7 +162,9 @@ describe('popular cars rankings', () => {
     const b = await popular(app, { api_key: 'other', car_type: 'new', state: 'oh' });
     expect(b.body).toBe(a.body);
     const stored = db
-      .prepare("SELECT body FROM marketcheck_rankings WHERE car_type = 'new' AND country = 'us' AND level = 'state' AND place = 'OH'")
+      .prepare(
+        "SELECT body FROM marketcheck_rankings WHERE car_type = 'new' AND country = 'us' AND level = 'state' AND place = 'OH'",
+      )
       .get() as { body: string };
     expect(a.body).toBe(stored.body);
   });

@@ -58,7 +58,9 @@ describe('rate-limit emulation', async () => {
   it('POST /__mockyard/reset forgets the counts', async () => {
     for (let i = 0; i < 3; i++) await popular(app, { api_key: 'rl-d', car_type: 'new' });
     expect429(await popular(app, { api_key: 'rl-d', car_type: 'new' }), 3);
-    expect((await app.inject({ method: 'POST', url: '/__mockyard/reset', headers: { 'x-mockyard-admin': '1' } })).statusCode).toBeLessThan(300);
+    expect(
+      (await app.inject({ method: 'POST', url: '/__mockyard/reset', headers: { 'x-mockyard-admin': '1' } })).statusCode,
+    ).toBeLessThan(300);
     expect((await popular(app, { api_key: 'rl-d', car_type: 'new' })).statusCode).toBe(200);
   });
 

@@ -55,7 +55,11 @@ describe('CORS', () => {
     const res = await app.inject({
       method: 'OPTIONS',
       url: '/archive/metadata/none',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-token' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-api-token',
+      },
     });
     expect(res.statusCode).toBe(204);
     expect(res.headers['access-control-allow-headers']).toMatch(/x-api-token/i);

@@ -14,11 +14,18 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'mockyard-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function runCli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: 15_000, env: { ...process.env, MOCKYARD_LOG_LEVEL: 'warn', ...env } });
+  return spawnSync(process.execPath, [cli, ...args], {
+    encoding: 'utf8',
+    timeout: 15_000,
+    env: { ...process.env, MOCKYARD_LOG_LEVEL: 'warn', ...env },
+  });
 }
 
 async function startCli(args: string[]): Promise<{ banner: string; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MOCKYARD_LOG_LEVEL: 'warn' } });
+  const child = spawn(process.execPath, [cli, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, MOCKYARD_LOG_LEVEL: 'warn' },
+  });
   const banner = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -28,7 +35,11 @@ async function startCli(args: string[]): Promise<{ banner: string; stop: () => P
     child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  return { banner, stop: () => (child.kill('SIGTERM'), exited) };
+  const stop = () => {
+    child.kill('SIGTERM');
+    return exited;
+  };
+  return { banner, stop };
 }
 
 describe('mockyard CLI usability', () => {
@@ -41,8 +52,10 @@ describe('mockyard CLI usability', () => {
   it('lists only fixture flags under `fixtures --help`', () => {
     const res = runCli(['fixtures', '--help']);
     expect(res.status).toBe(0);
-    for (const flag of ['--seed', '--scale', '--data-dir', '--dkan-csv-dir', '--force', '--config']) expect(res.stdout).toContain(flag);
-    for (const flag of ['--port', '--host', '--latency', '--admin-token', '--cors-origins']) expect(res.stdout).not.toContain(flag);
+    for (const flag of ['--seed', '--scale', '--data-dir', '--dkan-csv-dir', '--force', '--config'])
+      expect(res.stdout).toContain(flag);
+    for (const flag of ['--port', '--host', '--latency', '--admin-token', '--cors-origins'])
+      expect(res.stdout).not.toContain(flag);
     expect(runCli(['--help']).stdout).toContain('--port');
   });
 
@@ -66,7 +79,8 @@ describe('mockyard CLI usability', () => {
     const { banner, stop } = await startCli(['--config', file, '--journal-size', '3']);
     try {
       const url = /ready at (http:\/\/\S+)/.exec(banner)![1]!;
-      const agco = (token: string) => fetch(`${url}/agco/api/v2/StringDefinitions`, { headers: { authorization: `Bearer ${token}` } });
+      const agco = (token: string) =>
+        fetch(`${url}/agco/api/v2/StringDefinitions`, { headers: { authorization: `Bearer ${token}` } });
       expect((await agco('from-file')).status).toBe(200);
       expect((await agco('other')).status).toBe(401);
     } finally {

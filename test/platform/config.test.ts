@@ -5,13 +5,28 @@ import { ConfigError, DEFAULTS, OPTIONS, renderOptionsTable, resolveConfig } fro
 describe('configuration', () => {
   it('has the documented defaults', () => {
     const config = resolveConfig({}, {});
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 4010, seed: 1337, scale: 1, areaPorts: null, dkanMaxLimit: 10000 });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 4010,
+      seed: 1337,
+      scale: 1,
+      areaPorts: null,
+      dkanMaxLimit: 10000,
+    });
     expect(Object.isFrozen(config)).toBe(true);
   });
 
   it('takes environment variables, and explicit values over them', () => {
-    const env = { MOCKYARD_PORT: '5000', MOCKYARD_CORS_ORIGINS: 'http://a.test, http://b.test', MOCKYARD_WATCH: 'true' };
-    expect(resolveConfig({}, env)).toMatchObject({ port: 5000, corsOrigins: ['http://a.test', 'http://b.test'], watch: true });
+    const env = {
+      MOCKYARD_PORT: '5000',
+      MOCKYARD_CORS_ORIGINS: 'http://a.test, http://b.test',
+      MOCKYARD_WATCH: 'true',
+    };
+    expect(resolveConfig({}, env)).toMatchObject({
+      port: 5000,
+      corsOrigins: ['http://a.test', 'http://b.test'],
+      watch: true,
+    });
     expect(resolveConfig({ port: '0' }, env).port).toBe(0);
     expect(resolveConfig({ port: 6000 }, env).port).toBe(6000);
   });
@@ -61,7 +76,10 @@ describe('configuration', () => {
 
   it('documents every option in the README table', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme, 'README option table is stale: regenerate it with `node dist/bundle/cli.js options-table`').toContain(renderOptionsTable());
+    expect(
+      readme,
+      'README option table is stale: regenerate it with `node dist/bundle/cli.js options-table`',
+    ).toContain(renderOptionsTable());
     expect(OPTIONS.map((o) => o.key).sort()).toEqual(Object.keys(DEFAULTS).sort());
   });
 });

@@ -25,7 +25,15 @@ describe('contract helper', () => {
   });
 
   it('knows every operation of the five contracts', () => {
-    for (const op of ['downloadItemFile', 'getItemMetadata', 'getPopularCars', 'releases_list', 'StringDefinitions_GetDefinitions', 'datastore-datasetindex-query-get', 'datastore-resource-query-get']) {
+    for (const op of [
+      'downloadItemFile',
+      'getItemMetadata',
+      'getPopularCars',
+      'releases_list',
+      'StringDefinitions_GetDefinitions',
+      'datastore-datasetindex-query-get',
+      'datastore-resource-query-get',
+    ]) {
       expect(contractProblems(op, json(999, {})).join('\n')).not.toMatch(/no operation/);
     }
   });

@@ -57,7 +57,8 @@ describe('request journal', () => {
     await app.inject({ url: '/archive/items/b', headers: { prefer: 'code=503' } });
 
     const list = async (q: string) => (await app.inject({ url: `/__mockyard/requests?${q}` })).json<ListBody>();
-    const count = async (q: string) => (await app.inject({ url: `/__mockyard/requests/count?${q}` })).json<{ count: number }>().count;
+    const count = async (q: string) =>
+      (await app.inject({ url: `/__mockyard/requests/count?${q}` })).json<{ count: number }>().count;
 
     const cases: [string, (r: JournalEntry) => boolean][] = [
       ['area=dkan', (r) => r.area === 'dkan'],
@@ -73,11 +74,14 @@ describe('request journal', () => {
     for (const [q, pred] of cases) {
       const got = await list(q);
       const expected = all.filter(pred);
-      expect(got.requests.map((r) => r.id), q).toEqual(expected.map((r) => r.id));
+      expect(
+        got.requests.map((r) => r.id),
+        q,
+      ).toEqual(expected.map((r) => r.id));
       expect(got.total, q).toBe(expected.length);
       expect(await count(q), q).toBe(expected.length);
     }
-    expect((await list('since=' + middle)).total).toBe(3);
+    expect((await list(`since=${middle}`)).total).toBe(3);
     const forced = all.find((r) => r.path === '/archive/items/b');
     expect(forced?.forced).toBe(true);
     expect(forced?.status).toBe(503);
@@ -101,23 +105,39 @@ describe('request journal', () => {
 
   it('ring buffer property: after any sequence of adds and clears it holds min(added since clear, capacity), newest first', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 20 }), fc.array(fc.oneof(fc.constant(-1), fc.nat(30)), { maxLength: 40 }), (capacity, ops) => {
-        const journal = new Journal(capacity);
-        let since: number[] = [];
-        for (const op of ops) {
-          if (op === -1) {
-            journal.clear();
-            since = [];
-            continue;
+      fc.property(
+        fc.integer({ min: 0, max: 20 }),
+        fc.array(fc.oneof(fc.constant(-1), fc.nat(30)), { maxLength: 40 }),
+        (capacity, ops) => {
+          const journal = new Journal(capacity);
+          let since: number[] = [];
+          for (const op of ops) {
+            if (op === -1) {
+              journal.clear();
+              since = [];
+              continue;
+            }
+            const id = journal.nextId();
+            journal.add({
+              id,
+              method: 'GET',
+              area: 'dkan',
+              operationId: null,
+              url: '/',
+              headers: {},
+              status: 200,
+              durationMs: 0,
+              time: 0,
+              fault: null,
+              forced: false,
+            });
+            since.push(id);
           }
-          const id = journal.nextId();
-          journal.add({ id, method: 'GET', area: 'dkan', operationId: null, url: '/', headers: {}, status: 200, durationMs: 0, time: 0, fault: null, forced: false });
-          since.push(id);
-        }
-        const got = journal.list().requests.map((r) => r.id);
-        expect(journal.size).toBeLessThanOrEqual(capacity);
-        expect(got).toEqual(since.slice(Math.max(0, since.length - capacity)).reverse());
-      }),
+          const got = journal.list().requests.map((r) => r.id);
+          expect(journal.size).toBeLessThanOrEqual(capacity);
+          expect(got).toEqual(since.slice(Math.max(0, since.length - capacity)).reverse());
+        },
+      ),
     );
   });
 
@@ -131,13 +151,24 @@ describe('request journal', () => {
     const { app } = await controlsApp({ adminToken: 's3cret-admin' });
     await app.inject({
       url: '/archive/items/a?api_key=KEY123&q=1&other=s3cret-admin',
-      headers: { authorization: 'Bearer tok-987', 'x-api-token': 'appcenter-token', cookie: 'session=abc', 'x-trace': 'has s3cret-admin inside' },
+      headers: {
+        authorization: 'Bearer tok-987',
+        'x-api-token': 'appcenter-token',
+        cookie: 'session=abc',
+        'x-trace': 'has s3cret-admin inside',
+      },
     });
     const res = await app.inject({ url: '/__mockyard/requests', headers: { authorization: 'Bearer s3cret-admin' } });
     const [entry] = res.json<ListBody>().requests;
-    expect(entry?.headers).toMatchObject({ authorization: 'Bearer ***', 'x-api-token': '***', cookie: '***', 'x-trace': 'has *** inside' });
+    expect(entry?.headers).toMatchObject({
+      authorization: 'Bearer ***',
+      'x-api-token': '***',
+      cookie: '***',
+      'x-trace': 'has *** inside',
+    });
     expect(entry?.query).toEqual({ api_key: '***', q: '1', other: '***' });
-    for (const secret of ['KEY123', 'tok-987', 'appcenter-token', 'session=abc', 's3cret-admin']) expect(res.body).not.toContain(secret);
+    for (const secret of ['KEY123', 'tok-987', 'appcenter-token', 'session=abc', 's3cret-admin'])
+      expect(res.body).not.toContain(secret);
   });
 
   it('records faults, with no status when nothing was sent', async () => {
@@ -156,7 +187,11 @@ describe('request journal', () => {
     });
     await app.inject({ url: '/archive/items/a' });
     await app.inject({ url: '/archive/items/b' });
-    expect((await app.inject({ method: 'DELETE', url: '/__mockyard/requests', headers: { 'x-mockyard-admin': '1' } })).json()).toEqual({ cleared: 2 });
+    expect(
+      (
+        await app.inject({ method: 'DELETE', url: '/__mockyard/requests', headers: { 'x-mockyard-admin': '1' } })
+      ).json(),
+    ).toEqual({ cleared: 2 });
     expect((await app.inject({ url: '/__mockyard/requests/count' })).json()).toEqual({ count: 0 });
     await app.inject({ url: '/archive/items/c' });
     const reset = await app.inject({ method: 'POST', url: '/__mockyard/reset', headers: { 'x-mockyard-admin': '1' } });
@@ -212,7 +247,12 @@ describe('admin routes', () => {
       doc.paths['/__mockyard/requests']?.delete,
       doc.paths['/__mockyard/reset']?.post,
     ];
-    expect(ops.map((o) => o?.operationId)).toEqual(['mockyard_requests_list', 'mockyard_requests_count', 'mockyard_requests_clear', 'mockyard_reset']);
+    expect(ops.map((o) => o?.operationId)).toEqual([
+      'mockyard_requests_list',
+      'mockyard_requests_count',
+      'mockyard_requests_clear',
+      'mockyard_reset',
+    ]);
     for (const op of ops) {
       expect(op?.tags).toEqual(['mockyard']);
       expect(op?.security).toEqual([{ mockyardAdmin: [] }]);
@@ -233,7 +273,9 @@ describe('--area-ports', () => {
       expect(forced.statusCode).toBe(404);
       expect((await own.inject({ url: '/__mockyard/health' })).statusCode).toBe(200);
       const body = (await shared.inject({ url: '/__mockyard/requests' })).json<ListBody>();
-      expect(body.requests.map((r) => [r.area, r.operationId, r.path, r.status, r.forced])).toEqual([['archive', 'fake_item', '/items/abc', 404, true]]);
+      expect(body.requests.map((r) => [r.area, r.operationId, r.path, r.status, r.forced])).toEqual([
+        ['archive', 'fake_item', '/items/abc', 404, true],
+      ]);
     } finally {
       await shared.close();
       await own.close();

@@ -6,7 +6,11 @@ import { NOT_FOUND_PAGE, UNAVAILABLE_PAGE } from './fake-areas.js';
 
 describe('parsePrefer', () => {
   it('reads several preferences from one header or several, first of each kind wins, unknown ones ignored', () => {
-    expect(parsePrefer('code=404, delay=100-200, return=minimal, fault=slow')).toEqual({ code: 404, delay: [100, 200], fault: 'slow' });
+    expect(parsePrefer('code=404, delay=100-200, return=minimal, fault=slow')).toEqual({
+      code: 404,
+      delay: [100, 200],
+      fault: 'slow',
+    });
     expect(parsePrefer(['code="503"', 'code=404; foo=bar', 'DELAY=5'])).toEqual({ code: 503, delay: [5, 5] });
     expect(parsePrefer('respond-async, wait=10')).toEqual({});
     expect(parsePrefer(undefined)).toEqual({});
@@ -102,7 +106,7 @@ describe('delays', () => {
     expect(codePart).toBe('code=503');
   });
 
-  it('--latency delays every area request but not mockyard\'s own routes', async () => {
+  it("--latency delays every area request but not mockyard's own routes", async () => {
     const { app } = await controlsApp({ latency: '400-450' });
     let started = performance.now();
     await app.inject({ url: '/dkan/query' });
@@ -121,7 +125,7 @@ describe('--error-rate', () => {
     return out;
   }
 
-  it('fails a seeded, reproducible share of requests with the operation\'s documented status', async () => {
+  it("fails a seeded, reproducible share of requests with the operation's documented status", async () => {
     const a = await statuses(7, 30, 200, '/archive/items/abc');
     const b = await statuses(7, 30, 200, '/archive/items/abc');
     expect(a).toEqual(b);
@@ -137,7 +141,7 @@ describe('--error-rate', () => {
     expect(other).not.toEqual(a);
   });
 
-  it('uses the area\'s body for the forced failure and the first documented error when there is no preferred one', async () => {
+  it("uses the area's body for the forced failure and the first documented error when there is no preferred one", async () => {
     const { app } = await controlsApp({ errorRate: '100' });
     const res = await app.inject({ url: '/archive/items/abc' });
     expect(res.statusCode).toBe(503);
@@ -157,7 +161,9 @@ describe('--error-rate', () => {
       return out;
     };
     const first = await run();
-    expect((await app.inject({ method: 'POST', url: '/__mockyard/reset', headers: { 'x-mockyard-admin': '1' } })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'POST', url: '/__mockyard/reset', headers: { 'x-mockyard-admin': '1' } })).statusCode,
+    ).toBe(200);
     expect(await run()).toEqual(first);
   });
 });

@@ -25,7 +25,9 @@ async function sampleRequests(app: FastifyInstance) {
   const catalog = (await app.inject('/__mockyard/fixtures')).json();
   const item = catalog.archive.items.find((i: { status: string }) => i.status === 'ok');
   const app0 = catalog.appcenter.apps[0];
-  const token = catalog.appcenter.tokens.find((t: { user: string }) => t.user === app0.owner)?.token ?? catalog.appcenter.tokens[0].token;
+  const token =
+    catalog.appcenter.tokens.find((t: { user: string }) => t.user === app0.owner)?.token ??
+    catalog.appcenter.tokens[0].token;
   const ds = catalog.dkan.datasets[0];
   return [
     { url: '/__mockyard/fixtures' },

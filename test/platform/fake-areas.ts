@@ -22,7 +22,14 @@ export const fakeArchive: AreaDefinition = {
   plugin: async (app) => {
     app.get<{ Params: { id: string }; Querystring: { size?: string } }>(
       '/items/:id',
-      { schema: { operationId: 'fake_item', tags: ['archive'], summary: 'An item', response: { 200: anyObject, 404: page, 503: page } } },
+      {
+        schema: {
+          operationId: 'fake_item',
+          tags: ['archive'],
+          summary: 'An item',
+          response: { 200: anyObject, 404: page, 503: page },
+        },
+      },
       async (request) => {
         if (request.params.id === 'missing') throw new NotFound();
         const size = Number(request.query.size ?? 10);
@@ -33,11 +40,20 @@ export const fakeArchive: AreaDefinition = {
     let computed = 0;
     app.get(
       '/generation',
-      { schema: { operationId: 'fake_generation', tags: ['archive'], summary: 'Store generation', response: { 200: anyObject, 503: page } } },
+      {
+        schema: {
+          operationId: 'fake_generation',
+          tags: ['archive'],
+          summary: 'Store generation',
+          response: { 200: anyObject, 503: page },
+        },
+      },
       async (request) =>
         request.store.memo('fake:generation', (store) => {
           computed += 1;
-          const row = store.prepare("SELECT value FROM mockyard_meta WHERE key = 'fingerprint'").get() as { value: string };
+          const row = store.prepare("SELECT value FROM mockyard_meta WHERE key = 'fingerprint'").get() as {
+            value: string;
+          };
           return { fingerprint: row.value, generation: store.generation, computed };
         }),
     );
@@ -53,7 +69,8 @@ export const fakeArchive: AreaDefinition = {
   },
 };
 
-const dkanError = (status: number, message: string) => JSON.stringify({ message, status, timestamp: '2026-01-01T00:00:00+00:00' });
+const dkanError = (status: number, message: string) =>
+  JSON.stringify({ message, status, timestamp: '2026-01-01T00:00:00+00:00' });
 
 class BadLimit extends Error {
   readonly statusCode = 400;
@@ -69,7 +86,14 @@ export const fakeDkan: AreaDefinition = {
   plugin: async (app) => {
     app.get<{ Querystring: { limit?: string } }>(
       '/query',
-      { schema: { operationId: 'fake_query', tags: ['dkan'], summary: 'A query', response: { 200: anyObject, 400: anyObject, 401: anyObject } } },
+      {
+        schema: {
+          operationId: 'fake_query',
+          tags: ['dkan'],
+          summary: 'A query',
+          response: { 200: anyObject, 400: anyObject, 401: anyObject },
+        },
+      },
       async (request) => {
         const limit = request.query.limit ?? '10';
         if (!/^\d+$/.test(limit)) throw new BadLimit(`limit must be a number, got ${limit}`);

@@ -24,7 +24,10 @@ async function freeBlockedPort(): Promise<number> {
 // Asynchronous: the server under test runs in this process and must keep answering.
 const probe = (port: number) =>
   new Promise<number | null>((resolve) => {
-    const child = execFile(process.execPath, [script], { env: { ...process.env, MOCKYARD_PORT: String(port) }, timeout: 10_000 });
+    const child = execFile(process.execPath, [script], {
+      env: { ...process.env, MOCKYARD_PORT: String(port) },
+      timeout: 10_000,
+    });
     child.on('exit', (code) => resolve(code));
   });
 

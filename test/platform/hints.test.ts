@@ -16,18 +16,72 @@ const token = catalog.appcenter.tokens[0]!.token;
 type Case = [name: string, url: string, headers: Record<string, string>, status: number, hint: RegExp];
 const cases: Case[] = [
   ['archive: unknown item', '/archive/metadata/nope-item/files/0', {}, 200, /^$/],
-  ['archive: unknown file', `/archive/download/${item}/no-such-file.pdf`, {}, 404, /file list exactly.*\/__mockyard\/fixtures under archive\.items/],
+  [
+    'archive: unknown file',
+    `/archive/download/${item}/no-such-file.pdf`,
+    {},
+    404,
+    /file list exactly.*\/__mockyard\/fixtures under archive\.items/,
+  ],
   ['archive: dark item', '/archive/download/mockyard-dark-item/x.pdf', {}, 403, /dark/],
   ['archive: unknown path', '/archive/details/x', {}, 404, /\/metadata\/\{identifier\}/],
-  ['marketcheck: no key', '/marketcheck/popular/cars?car_type=new', {}, 401, /api_key query parameter; any non-empty key.*marketcheck\.apiKeys/],
-  ['marketcheck: key in a header', '/marketcheck/popular/cars?car_type=new', { 'x-api-key': 'k' }, 401, /\(not a header\)/],
+  [
+    'marketcheck: no key',
+    '/marketcheck/popular/cars?car_type=new',
+    {},
+    401,
+    /api_key query parameter; any non-empty key.*marketcheck\.apiKeys/,
+  ],
+  [
+    'marketcheck: key in a header',
+    '/marketcheck/popular/cars?car_type=new',
+    { 'x-api-key': 'k' },
+    401,
+    /\(not a header\)/,
+  ],
   ['marketcheck: unknown path', '/marketcheck/v2/search', {}, 404, /GET \/popular\/cars/],
-  ['appcenter: no token', '/appcenter/v0.1/apps/alice/Pocket-Notes/releases', {}, 401, /no X-API-Token header.*appcenter\.tokens/],
-  ['appcenter: bearer', '/appcenter/v0.1/apps/alice/Pocket-Notes/releases', { authorization: `Bearer ${token}` }, 401, /X-API-Token header, not from Authorization/],
-  ['appcenter: wrong token', '/appcenter/v0.1/apps/alice/Pocket-Notes/releases', { 'x-api-token': 'nope' }, 401, /not a known user token/],
-  ['appcenter: unknown app', '/appcenter/v0.1/apps/alice/No-Such-App/releases', { 'x-api-token': token }, 404, /No such app.*\/__mockyard\/fixtures/],
-  ['agco: no token', '/agco/api/v2/StringDefinitions', {}, 401, /Bearer <token> and no Authorization header.*--agco-tokens.*agco\.tokens/],
-  ['agco: wrong token', '/agco/api/v2/StringDefinitions', { authorization: 'Bearer bad' }, 401, /bearer token is not accepted/],
+  [
+    'appcenter: no token',
+    '/appcenter/v0.1/apps/alice/Pocket-Notes/releases',
+    {},
+    401,
+    /no X-API-Token header.*appcenter\.tokens/,
+  ],
+  [
+    'appcenter: bearer',
+    '/appcenter/v0.1/apps/alice/Pocket-Notes/releases',
+    { authorization: `Bearer ${token}` },
+    401,
+    /X-API-Token header, not from Authorization/,
+  ],
+  [
+    'appcenter: wrong token',
+    '/appcenter/v0.1/apps/alice/Pocket-Notes/releases',
+    { 'x-api-token': 'nope' },
+    401,
+    /not a known user token/,
+  ],
+  [
+    'appcenter: unknown app',
+    '/appcenter/v0.1/apps/alice/No-Such-App/releases',
+    { 'x-api-token': token },
+    404,
+    /No such app.*\/__mockyard\/fixtures/,
+  ],
+  [
+    'agco: no token',
+    '/agco/api/v2/StringDefinitions',
+    {},
+    401,
+    /Bearer <token> and no Authorization header.*--agco-tokens.*agco\.tokens/,
+  ],
+  [
+    'agco: wrong token',
+    '/agco/api/v2/StringDefinitions',
+    { authorization: 'Bearer bad' },
+    401,
+    /bearer token is not accepted/,
+  ],
   ['agco: basic', '/agco/api/v2/StringDefinitions', { authorization: 'Basic eA==' }, 401, /is not "Bearer <token>"/],
   ['agco: unknown route', '/agco/api/v2/Nope', { authorization: 'Bearer good-token' }, 404, /StringDefinitions/],
   ['dkan: unknown dataset', '/dkan/datastore/query/no-such-dataset/0', {}, 404, /dkan\.datasets/],
@@ -50,7 +104,10 @@ describe('mockyard-hint header', () => {
   });
 
   it('is absent on success and on mockyard routes', async () => {
-    const ok = await app.inject({ url: '/agco/api/v2/StringDefinitions', headers: { authorization: 'Bearer good-token' } });
+    const ok = await app.inject({
+      url: '/agco/api/v2/StringDefinitions',
+      headers: { authorization: 'Bearer good-token' },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.headers['mockyard-hint']).toBeUndefined();
     const root = await app.inject('/nowhere');
@@ -61,7 +118,10 @@ describe('mockyard-hint header', () => {
   it('is there on an area served at the root of its own port, and readable by browsers', async () => {
     const dkan = await buildApp(config, stores, { only: AREAS.find((a) => a.name === 'dkan')! });
     try {
-      const res = await dkan.inject({ url: '/datastore/query/no-such-dataset/0', headers: { origin: 'http://localhost:3000' } });
+      const res = await dkan.inject({
+        url: '/datastore/query/no-such-dataset/0',
+        headers: { origin: 'http://localhost:3000' },
+      });
       expect(res.statusCode).toBe(404);
       expect(res.headers['mockyard-hint']).toMatch(/dkan\.datasets/);
       expect(String(res.headers['access-control-expose-headers'])).toContain('mockyard-hint');

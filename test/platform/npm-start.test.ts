@@ -57,12 +57,20 @@ describe('scripts/start.mjs', () => {
     mkdirSync(path.join(dir, 'src'));
     copyFileSync(path.join(root, 'scripts', 'start.mjs'), path.join(dir, 'scripts', 'start.mjs'));
     writeFileSync(path.join(dir, 'src', 'a.ts'), 'export {};\n');
-    const stub = "require('fs').mkdirSync('dist/bundle',{recursive:true});require('fs').writeFileSync('dist/bundle/cli.js','console.log(\"cli ran\", process.argv.slice(2).join(\" \"))')";
-    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'mini', private: true, scripts: { bundle: `node -e "${stub.replace(/"/g, '\\"')}"` } }));
+    const stub =
+      "require('fs').mkdirSync('dist/bundle',{recursive:true});require('fs').writeFileSync('dist/bundle/cli.js','console.log(\"cli ran\", process.argv.slice(2).join(\" \"))')";
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'mini', private: true, scripts: { bundle: `node -e "${stub.replace(/"/g, '\\"')}"` } }),
+    );
     return dir;
   }
   const run = (dir: string) =>
-    spawnSync(process.execPath, [path.join(dir, 'scripts', 'start.mjs'), '--port', '7'], { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_execpath: '' } });
+    spawnSync(process.execPath, [path.join(dir, 'scripts', 'start.mjs'), '--port', '7'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, npm_execpath: '' },
+    });
 
   it('builds when there is no bundle or a source is newer, and only then', () => {
     const dir = miniPackage();

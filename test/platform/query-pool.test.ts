@@ -13,7 +13,11 @@ afterAll(async () => {
 });
 
 // Some hundreds of milliseconds of SQLite work: far over a 100 ms budget.
-const SLOW: Step = { op: 'pluckGet', sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c', params: [] };
+const SLOW: Step = {
+  op: 'pluckGet',
+  sql: 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c',
+  params: [],
+};
 
 describe('QueryPool', () => {
   it('runs statements on a worker and returns one result per step, as the store itself would', async () => {
@@ -28,7 +32,9 @@ describe('QueryPool', () => {
   });
 
   it('reports SQL errors as errors, not as budget errors', async () => {
-    await expect(pool.run(store, [{ op: 'get', sql: 'SELECT * FROM no_such_table', params: [] }], 5000)).rejects.toThrow(/no such table/);
+    await expect(
+      pool.run(store, [{ op: 'get', sql: 'SELECT * FROM no_such_table', params: [] }], 5000),
+    ).rejects.toThrow(/no such table/);
   });
 
   it('answers a statement over its budget at once (started), and one that cannot start in time (not started)', async () => {
@@ -53,5 +59,4 @@ describe('QueryPool', () => {
     expect(await pool.run(memory, [{ op: 'pluckGet', sql: 'SELECT 6 * 7', params: [] }], 100)).toEqual([42]);
     db.close();
   });
-
 });

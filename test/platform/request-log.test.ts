@@ -8,8 +8,14 @@ import { isSecretName, maskedQuery, maskHeaders, maskUrl } from '../../src/platf
 import { installRequestLog, requestSerializer } from '../../src/platform/request-log.js';
 import { areaResolver } from '../../src/platform/limits.js';
 
-async function logged(options: { quiet?: boolean; terminal: boolean; logLevel?: string }, url: string): Promise<string[]> {
-  const config = resolveConfig({ quiet: options.quiet ?? false, logLevel: (options.logLevel ?? 'info') as 'info', adminToken: 'admin-secret' }, {});
+async function logged(
+  options: { quiet?: boolean; terminal: boolean; logLevel?: string },
+  url: string,
+): Promise<string[]> {
+  const config = resolveConfig(
+    { quiet: options.quiet ?? false, logLevel: (options.logLevel ?? 'info') as 'info', adminToken: 'admin-secret' },
+    {},
+  );
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -30,14 +36,18 @@ async function logged(options: { quiet?: boolean; terminal: boolean; logLevel?: 
   });
   await app.inject({ url });
   await app.close();
-  return lines.map((l) => JSON.parse(l) as { msg: string; url?: string; req?: { url: string } }).map((l) => `${l.msg} ${l.url ?? ''} ${l.req?.url ?? ''}`);
+  return lines
+    .map((l) => JSON.parse(l) as { msg: string; url?: string; req?: { url: string } })
+    .map((l) => `${l.msg} ${l.url ?? ''} ${l.req?.url ?? ''}`);
 }
 
 describe('request log', () => {
   it('writes one line per request at info on a terminal, with the secret masked', async () => {
     const lines = await logged({ terminal: true }, '/marketcheck/popular/cars?api_key=s3cret&car_type=new');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^GET \/marketcheck\/popular\/cars\?api_key=\*\*\*&car_type=new 200 [\d.]+ ms marketcheck/);
+    expect(lines[0]).toMatch(
+      /^GET \/marketcheck\/popular\/cars\?api_key=\*\*\*&car_type=new 200 [\d.]+ ms marketcheck/,
+    );
     expect(lines.join('\n')).not.toContain('s3cret');
   });
 
@@ -48,7 +58,7 @@ describe('request log', () => {
     expect(debug.join('\n')).toContain('/marketcheck/popular/cars?access_token=***');
   });
 
-  it("masks the URL in any line that carries the request", async () => {
+  it('masks the URL in any line that carries the request', async () => {
     const lines = await logged({ terminal: true, quiet: true }, '/boom?token=t0k&api_key%5B%5D=k1&q=admin-secret');
     expect(lines.length).toBeGreaterThan(0);
     const text = lines.join('\n');
@@ -58,14 +68,29 @@ describe('request log', () => {
 });
 
 describe('one masking rule for journal and logs', () => {
-  it.each(['access_token', 'token', 'X-API-Token', 'api_key', 'api_key[]', 'apikey', 'X-Api-Key', 'X-Authorization', 'X-Forwarded-Authorization', 'Proxy-Authorization', 'Cookie', 'client_secret', 'password'])(
-    '%s is a secret',
-    (name) => expect(isSecretName(name)).toBe(true),
+  it.each([
+    'access_token',
+    'token',
+    'X-API-Token',
+    'api_key',
+    'api_key[]',
+    'apikey',
+    'X-Api-Key',
+    'X-Authorization',
+    'X-Forwarded-Authorization',
+    'Proxy-Authorization',
+    'Cookie',
+    'client_secret',
+    'password',
+  ])('%s is a secret', (name) => expect(isSecretName(name)).toBe(true));
+  it.each(['keys', 'stringIds', 'car_type', 'sorts', 'monkey', 'accept', 'x-request-id'])('%s is not', (name) =>
+    expect(isSecretName(name)).toBe(false),
   );
-  it.each(['keys', 'stringIds', 'car_type', 'sorts', 'monkey', 'accept', 'x-request-id'])('%s is not', (name) => expect(isSecretName(name)).toBe(false));
 
   it('masks by name in headers, query objects and raw URLs', () => {
-    expect(maskHeaders({ 'x-forwarded-authorization': 'Bearer abc', 'x-api-token': 'abc', accept: '*/*' }, null)).toEqual({
+    expect(
+      maskHeaders({ 'x-forwarded-authorization': 'Bearer abc', 'x-api-token': 'abc', accept: '*/*' }, null),
+    ).toEqual({
       'x-forwarded-authorization': 'Bearer ***',
       'x-api-token': '***',
       accept: '*/*',

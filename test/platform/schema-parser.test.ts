@@ -11,7 +11,14 @@ const catalog = await loadCatalog(app, store);
 interface Param {
   name: string;
   in: string;
-  schema?: { type?: string; enum?: unknown[]; anyOf?: { const?: unknown; enum?: unknown[] }[]; oneOf?: { const?: unknown; enum?: unknown[] }[]; minimum?: number; maximum?: number };
+  schema?: {
+    type?: string;
+    enum?: unknown[];
+    anyOf?: { const?: unknown; enum?: unknown[] }[];
+    oneOf?: { const?: unknown; enum?: unknown[] }[];
+    minimum?: number;
+    maximum?: number;
+  };
 }
 interface Operation {
   operationId: string;
@@ -32,19 +39,32 @@ const BASELINES: Record<string, { url: string; headers?: Record<string, string> 
   getItemMetadata: { url: `/archive/metadata/${item.identifier}?` },
   getItemMetadataPath: { url: `/archive/metadata/${item.identifier}/files?` },
   downloadItemFile: { url: `/archive/download/${item.identifier}/${encodeURIComponent(item.files[0]!)}?` },
-  downloadItemFileFromDataNode: { url: `/archive/${item.node}/items/${item.identifier}/${encodeURIComponent(item.files[0]!)}?` },
+  downloadItemFileFromDataNode: {
+    url: `/archive/${item.node}/items/${item.identifier}/${encodeURIComponent(item.files[0]!)}?`,
+  },
   getPopularCars: { url: `/marketcheck/popular/cars?api_key=${catalog.marketcheck.apiKeys[0]}&car_type=used&` },
   releases_list: {
     url: `/appcenter/v0.1/apps/${releaseAccess.owner}/${releaseAccess.app}/releases?`,
     headers: { 'x-api-token': releaseAccess.token },
   },
-  StringDefinitions_GetDefinitions: { url: '/agco/api/v2/StringDefinitions?', headers: { authorization: `Bearer ${catalog.agco.tokens[0]}` } },
+  StringDefinitions_GetDefinitions: {
+    url: '/agco/api/v2/StringDefinitions?',
+    headers: { authorization: `Bearer ${catalog.agco.tokens[0]}` },
+  },
   'datastore-datasetindex-query-get': { url: `/dkan/datastore/query/${dataset.datasetId}/${dataset.index}?` },
   'datastore-resource-query-get': { url: `/dkan/datastore/query/${dataset.distributionId}?` },
-  'datastore-query-get': { url: `/dkan/datastore/query?resources[0][id]=${dataset.distributionId}&resources[0][alias]=t&` },
-  'datastore-query-download-get': { url: `/dkan/datastore/query/download?resources[0][id]=${dataset.distributionId}&resources[0][alias]=t&format=csv&limit=5&` },
-  'datastore-resource-query-download-get': { url: `/dkan/datastore/query/${dataset.distributionId}/download?format=csv&limit=5&` },
-  'datastore-datasetindex-query-download-get': { url: `/dkan/datastore/query/${dataset.datasetId}/${dataset.index}/download?format=csv&limit=5&` },
+  'datastore-query-get': {
+    url: `/dkan/datastore/query?resources[0][id]=${dataset.distributionId}&resources[0][alias]=t&`,
+  },
+  'datastore-query-download-get': {
+    url: `/dkan/datastore/query/download?resources[0][id]=${dataset.distributionId}&resources[0][alias]=t&format=csv&limit=5&`,
+  },
+  'datastore-resource-query-download-get': {
+    url: `/dkan/datastore/query/${dataset.distributionId}/download?format=csv&limit=5&`,
+  },
+  'datastore-datasetindex-query-download-get': {
+    url: `/dkan/datastore/query/${dataset.datasetId}/${dataset.index}/download?format=csv&limit=5&`,
+  },
 };
 
 /** Parameters that the operation only takes together with others (a rule of the real service, not a type). */
@@ -54,7 +74,8 @@ const COMPANIONS: Record<string, Record<string, string>> = {
 };
 
 function samples(schema: NonNullable<Param['schema']>): { valid: string[]; invalid: string[] } | null {
-  const choices = schema.enum ?? (schema.anyOf ?? schema.oneOf)?.flatMap((s) => (s.const !== undefined ? [s.const] : (s.enum ?? [])));
+  const choices =
+    schema.enum ?? (schema.anyOf ?? schema.oneOf)?.flatMap((s) => (s.const !== undefined ? [s.const] : (s.enum ?? [])));
   if (choices && choices.length > 0) return { valid: choices.map(String), invalid: ['not-one-of-them'] };
   if (schema.type === 'boolean') return { valid: ['true', 'false'], invalid: ['maybe', '2'] };
   if (schema.type === 'integer' || schema.type === 'number') {
@@ -90,8 +111,10 @@ describe('route schemas and parsers agree on every typed query parameter', () =>
           search.set(param.name, value);
           return app.inject({ url: `${path}?${search.toString()}`, headers: base.headers });
         };
-        for (const value of valid) expect((await send(value)).statusCode, `${param.name}=${value} is valid by its schema`).toBeLessThan(400);
-        for (const value of invalid) expect((await send(value)).statusCode, `${param.name}=${value} is invalid by its schema`).toBe(400);
+        for (const value of valid)
+          expect((await send(value)).statusCode, `${param.name}=${value} is valid by its schema`).toBeLessThan(400);
+        for (const value of invalid)
+          expect((await send(value)).statusCode, `${param.name}=${value} is invalid by its schema`).toBe(400);
       });
     }
   }

@@ -10,7 +10,11 @@ import { packageRoot } from '../../src/paths.js';
 const cli = path.join(packageRoot(), 'dist', 'bundle', 'cli.js');
 
 function runCli(args: string[], timeoutMs = 15_000) {
-  return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', timeout: timeoutMs, env: { ...process.env, MOCKYARD_LOG_LEVEL: 'warn' } });
+  return spawnSync(process.execPath, [cli, ...args], {
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    env: { ...process.env, MOCKYARD_LOG_LEVEL: 'warn' },
+  });
 }
 
 describe('startMockyard', () => {
@@ -50,7 +54,9 @@ describe('startMockyard', () => {
 
 describe('mockyard CLI', () => {
   it('prints the URL it picked for port 0 and stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, [cli, '--port', '0', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--port', '0', '--log-level', 'warn'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => {

@@ -25,7 +25,9 @@ function slowGet(url: string, onFirstChunk: () => void): Promise<{ status: numbe
           if (first) onFirstChunk();
           first = false;
         });
-        res.on('end', () => (res.complete ? resolve({ status: res.statusCode ?? 0, body }) : reject(new Error('incomplete'))));
+        res.on('end', () =>
+          res.complete ? resolve({ status: res.statusCode ?? 0, body }) : reject(new Error('incomplete')),
+        );
         res.on('error', reject);
       })
       .on('error', reject);
@@ -41,7 +43,9 @@ async function until(check: () => boolean): Promise<void> {
 }
 
 describe('watch mode', () => {
-  it('rebuilds on a change, swaps without dropping an in-flight response, and drops per-generation caches', { timeout: 90_000 }, async () => {
+  it('rebuilds on a change, swaps without dropping an in-flight response, and drops per-generation caches', {
+    timeout: 90_000,
+  }, async () => {
     // Start from a copy of the default database, so only the rebuild costs time.
     const dataDir = path.join(tmp, 'data');
     cpSync(resolveConfig({}).dataDir, dataDir, { recursive: true });
@@ -49,7 +53,12 @@ describe('watch mode', () => {
     mkdirSync(watched);
 
     const { app, stores, url } = await controlsApp({ dataDir }, true);
-    const generation = async () => (await app.inject({ url: '/archive/generation' })).json<{ fingerprint: string; generation: number; computed: number }>();
+    const generation = async () =>
+      (await app.inject({ url: '/archive/generation' })).json<{
+        fingerprint: string;
+        generation: number;
+        computed: number;
+      }>();
     const before = await generation();
     expect(before).toMatchObject({ generation: 0, computed: 1 });
     expect((await generation()).computed).toBe(1); // cached

@@ -25,7 +25,10 @@ const bases: Record<Area, string> = {
   agco: `${agco.url}?limit=1`,
   dkan,
 };
-const headersFor: Partial<Record<Area, Record<string, string>>> = { appcenter: { 'x-api-token': cat.appcenter.access[0]!.token }, agco: agco.headers };
+const headersFor: Partial<Record<Area, Record<string, string>>> = {
+  appcenter: { 'x-api-token': cat.appcenter.access[0]!.token },
+  agco: agco.headers,
+};
 
 /** `base` padded with an ignored parameter to exactly `length` characters. */
 const padded = (base: string, length: number) => {
@@ -39,11 +42,14 @@ describe.each(Object.keys(bases) as Area[])('URL length under /%s, over a real s
     expect(res.status).toBe(200);
   });
 
-  it.each([MAX_URL_LENGTH + 1, 20 * 1024, 60 * 1024])('answers %i characters with a 414 in the area shape', async (length) => {
-    const res = await rawRequest(port, padded(bases[area], length), headersFor[area]);
-    expect(res.status).toBe(414);
-    expect(errorShapeProblem(area, { statusCode: res.status, headers: res.headers, body: res.body })).toBeUndefined();
-  });
+  it.each([MAX_URL_LENGTH + 1, 20 * 1024, 60 * 1024])(
+    'answers %i characters with a 414 in the area shape',
+    async (length) => {
+      const res = await rawRequest(port, padded(bases[area], length), headersFor[area]);
+      expect(res.status).toBe(414);
+      expect(errorShapeProblem(area, { statusCode: res.status, headers: res.headers, body: res.body })).toBeUndefined();
+    },
+  );
 
   it(`leaves request heads over ${MAX_HEADER_BYTES / 1024} KB to Node, which answers 431`, async () => {
     const res = await rawRequest(port, padded(bases[area], 70 * 1024), headersFor[area]);
@@ -57,9 +63,15 @@ describe('query parameter count', () => {
     for (const area of Object.keys(bases) as Area[]) {
       const base = bases[area];
       const own = base.split('?')[1]?.split('&').length ?? 0;
-      const ok = await app.inject({ url: `${base}${base.includes('?') ? '&' : '?'}${query(MAX_QUERY_PARAMETERS - own + 1)}`, headers: headersFor[area] });
+      const ok = await app.inject({
+        url: `${base}${base.includes('?') ? '&' : '?'}${query(MAX_QUERY_PARAMETERS - own + 1)}`,
+        headers: headersFor[area],
+      });
       expect(ok.statusCode, area).toBe(200);
-      const over = await app.inject({ url: `${base}${base.includes('?') ? '&' : '?'}${query(MAX_QUERY_PARAMETERS - own + 2)}`, headers: headersFor[area] });
+      const over = await app.inject({
+        url: `${base}${base.includes('?') ? '&' : '?'}${query(MAX_QUERY_PARAMETERS - own + 2)}`,
+        headers: headersFor[area],
+      });
       expect(over.statusCode, area).toBe(400);
       expect(errorShapeProblem(area, over), area).toBeUndefined();
     }
@@ -70,7 +82,11 @@ describe('DKAN condition trees', () => {
   const schemaError = (res: { statusCode: number; body: string }, keyword: string) => {
     expect(res.statusCode).toBe(400);
     expect(errorShapeProblem('dkan', { ...res, headers: { 'content-type': 'application/json' } })).toBeUndefined();
-    expect(JSON.parse(res.body)).toMatchObject({ message: 'JSON Schema validation failed.', status: 400, data: { keyword } });
+    expect(JSON.parse(res.body)).toMatchObject({
+      message: 'JSON Schema validation failed.',
+      status: 400,
+      data: { keyword },
+    });
   };
 
   it(`nests groups ${LIMITS.groupDepth} deep and refuses ${LIMITS.groupDepth + 1}, as JSON and in bracket form`, async () => {
@@ -91,13 +107,15 @@ describe('DKAN condition trees', () => {
   });
 
   it(`accepts ${LIMITS.conditions} conditions and refuses ${LIMITS.conditions + 1}`, async () => {
-    const list = (n: number) => enc(JSON.stringify(Array.from({ length: n }, (_, i) => ({ property: col, value: `v${i}`, operator: '<>' }))));
+    const list = (n: number) =>
+      enc(JSON.stringify(Array.from({ length: n }, (_, i) => ({ property: col, value: `v${i}`, operator: '<>' }))));
     expect((await app.inject(`${dkan}&conditions=${list(LIMITS.conditions)}`)).statusCode).toBe(200);
     schemaError(await app.inject(`${dkan}&conditions=${list(LIMITS.conditions + 1)}`), 'maxItems');
   });
 
   it(`accepts ${LIMITS.listValues} values for "in" and refuses ${LIMITS.listValues + 1}`, async () => {
-    const inList = (n: number) => enc(JSON.stringify([{ property: col, operator: 'in', value: Array.from({ length: n }, (_, i) => `${i}`) }]));
+    const inList = (n: number) =>
+      enc(JSON.stringify([{ property: col, operator: 'in', value: Array.from({ length: n }, (_, i) => `${i}`) }]));
     expect((await app.inject(`${dkan}&conditions=${inList(LIMITS.listValues)}`)).statusCode).toBe(200);
     schemaError(await app.inject(`${dkan}&conditions=${inList(LIMITS.listValues + 1)}`), 'maxItems');
   });
@@ -110,9 +128,12 @@ describe('DKAN condition trees', () => {
 });
 
 describe('AGCO stringIds', () => {
-  const ids = (n: number) => Array.from({ length: n }, (_, i) => cat.agco.stringIds[i % cat.agco.stringIds.length]).join(',');
+  const ids = (n: number) =>
+    Array.from({ length: n }, (_, i) => cat.agco.stringIds[i % cat.agco.stringIds.length]).join(',');
   it(`accepts ${MAX_STRING_IDS} ids and refuses ${MAX_STRING_IDS + 1} with an ApiError 400`, async () => {
-    expect((await app.inject({ url: `${agco.url}?stringIds=${ids(MAX_STRING_IDS)}`, headers: agco.headers })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ url: `${agco.url}?stringIds=${ids(MAX_STRING_IDS)}`, headers: agco.headers })).statusCode,
+    ).toBe(200);
     for (const n of [MAX_STRING_IDS + 1, 500]) {
       const res = await app.inject({ url: `${agco.url}?stringIds=${ids(n)}`, headers: agco.headers });
       expect(res.statusCode).toBe(400);

@@ -67,13 +67,24 @@ export interface Failure {
 
 /** The area operations of the served OpenAPI document. */
 export async function loadOperations(app: FastifyInstance): Promise<Operation[]> {
-  const doc = (await app.inject('/openapi.json')).json() as { paths: Record<string, Record<string, unknown> & { servers?: { url: string }[] }> };
+  const doc = (await app.inject('/openapi.json')).json() as {
+    paths: Record<string, Record<string, unknown> & { servers?: { url: string }[] }>;
+  };
   const ops: Operation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     const area = item.servers?.[0]?.url.slice(1) as Area | undefined;
     if (!area || !AREAS.includes(area)) continue;
-    const get = item.get as { operationId: string; parameters?: Parameter[]; responses?: Operation['responses'] } | undefined;
-    if (get) ops.push({ area, operationId: get.operationId, path, parameters: get.parameters ?? [], responses: get.responses ?? {} });
+    const get = item.get as
+      | { operationId: string; parameters?: Parameter[]; responses?: Operation['responses'] }
+      | undefined;
+    if (get)
+      ops.push({
+        area,
+        operationId: get.operationId,
+        path,
+        parameters: get.parameters ?? [],
+        responses: get.responses ?? {},
+      });
   }
   return ops;
 }
@@ -82,7 +93,11 @@ export async function loadOperations(app: FastifyInstance): Promise<Operation[]>
 export interface Catalog {
   archive: { identifier: string; node: number; files: string[]; status: string }[];
   marketcheck: { apiKeys: string[]; states: string[]; cities: string[] };
-  appcenter: { tokens: string[]; apps: { owner: string; app: string }[]; access: { token: string; owner: string; app: string }[] };
+  appcenter: {
+    tokens: string[];
+    apps: { owner: string; app: string }[];
+    access: { token: string; owner: string; app: string }[];
+  };
   agco: { tokens: string[]; languages: number[]; stringIds: string[] };
   dkan: { datasetId: string; index: number; distributionId: string; columns: string[] }[];
 }
@@ -93,21 +108,43 @@ export async function loadCatalog(app: FastifyInstance, store: FixtureStore): Pr
     marketcheck: { apiKeys: string[]; states: { us: string[]; ca: string[] }; cities: string[] };
     appcenter: { tokens: { token: string; groups: string[] }[]; apps: { owner: string; app: string }[] };
     agco: { tokens: string[]; languages: { id: number }[]; stringIds: string[] };
-    dkan: { datasets: { id: string; resources: { index: number; distributionId: string; columns: { name: string }[] }[] }[] };
+    dkan: {
+      datasets: { id: string; resources: { index: number; distributionId: string; columns: { name: string }[] }[] }[];
+    };
   };
-  const nodes = new Map((store.db.prepare('SELECT identifier, node FROM archive_items').all() as { identifier: string; node: number }[]).map((r) => [r.identifier, r.node]));
+  const nodes = new Map(
+    (
+      store.db.prepare('SELECT identifier, node FROM archive_items').all() as { identifier: string; node: number }[]
+    ).map((r) => [r.identifier, r.node]),
+  );
   return {
-    archive: c.archive.items.map((i) => ({ identifier: i.identifier, node: nodes.get(i.identifier) ?? 1, files: i.files, status: i.status })),
-    marketcheck: { apiKeys: c.marketcheck.apiKeys, states: [...c.marketcheck.states.us, ...c.marketcheck.states.ca], cities: c.marketcheck.cities.slice(0, 50) },
+    archive: c.archive.items.map((i) => ({
+      identifier: i.identifier,
+      node: nodes.get(i.identifier) ?? 1,
+      files: i.files,
+      status: i.status,
+    })),
+    marketcheck: {
+      apiKeys: c.marketcheck.apiKeys,
+      states: [...c.marketcheck.states.us, ...c.marketcheck.states.ca],
+      cities: c.marketcheck.cities.slice(0, 50),
+    },
     appcenter: {
       tokens: c.appcenter.tokens.map((t) => t.token),
       apps: c.appcenter.apps,
       // A group "owner/app/Name" gives its members that app's releases.
-      access: c.appcenter.tokens.flatMap((t) => t.groups.map((g) => g.split('/')).map(([owner, app]) => ({ token: t.token, owner: owner!, app: app! }))),
+      access: c.appcenter.tokens.flatMap((t) =>
+        t.groups.map((g) => g.split('/')).map(([owner, app]) => ({ token: t.token, owner: owner!, app: app! })),
+      ),
     },
     agco: { tokens: c.agco.tokens, languages: c.agco.languages.map((l) => l.id), stringIds: c.agco.stringIds },
     dkan: c.dkan.datasets.flatMap((d) =>
-      d.resources.map((r) => ({ datasetId: d.id, index: r.index, distributionId: r.distributionId, columns: r.columns.map((col) => col.name) })),
+      d.resources.map((r) => ({
+        datasetId: d.id,
+        index: r.index,
+        distributionId: r.distributionId,
+        columns: r.columns.map((col) => col.name),
+      })),
     ),
   };
 }
@@ -125,13 +162,70 @@ export function enc(s: string): string {
 }
 
 const HOSTILE_STRINGS = [
-  '', ' ', '0', '-1', '1e309', 'NaN', 'null', 'undefined', 'true', '[]', '{}', '[object Object]', '__proto__', 'constructor', 'hasOwnProperty', 'valueOf', 'toString',
-  "'", '"', "' OR '1'='1", '1; DROP TABLE x; --', '%', '%%', '\\', '../..', '\u0000', '\r\n', '\t', '\u001b[31m', '\u202e', '\uFEFF',
-  '\uD800', '\uFFFF', '𝕏😀', 'ß', 'İ', 'ǅ', '日本語', 'a'.repeat(300), ',', ',,,', '|', '*', '?', '#', '&', '=', '+',
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1e309',
+  'NaN',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  '[object Object]',
+  '__proto__',
+  'constructor',
+  'hasOwnProperty',
+  'valueOf',
+  'toString',
+  "'",
+  '"',
+  "' OR '1'='1",
+  '1; DROP TABLE x; --',
+  '%',
+  '%%',
+  '\\',
+  '../..',
+  '\u0000',
+  '\r\n',
+  '\t',
+  '\u001b[31m',
+  '\u202e',
+  '\uFEFF',
+  '\uD800',
+  '\uFFFF',
+  '𝕏😀',
+  'ß',
+  'İ',
+  'ǅ',
+  '日本語',
+  'a'.repeat(300),
+  ',',
+  ',,,',
+  '|',
+  '*',
+  '?',
+  '#',
+  '&',
+  '=',
+  '+',
 ] as const;
 
 /** Bytes that are not valid UTF-8 or not valid percent-encoding, written raw into the URL. */
-export const BAD_ENCODINGS = ['%', '%G1', '%E0%A4%A', '%C0%AF', '%FF%FE', '%ED%A0%80', '%F8%88%80%80%80', '%C0%80', '%%32%65', '%u002e', '%00'] as const;
+export const BAD_ENCODINGS = [
+  '%',
+  '%G1',
+  '%E0%A4%A',
+  '%C0%AF',
+  '%FF%FE',
+  '%ED%A0%80',
+  '%F8%88%80%80%80',
+  '%C0%80',
+  '%%32%65',
+  '%u002e',
+  '%00',
+] as const;
 
 const anyText = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
@@ -154,11 +248,16 @@ function mix<T>(h: boolean, valid: fc.Arbitrary<T>, ...hostile: fc.WeightedArbit
 const w = <T>(weight: number, arbitrary: fc.Arbitrary<T>): fc.WeightedArbitrary<T> => ({ weight, arbitrary });
 
 const encodedValue = (value: fc.Arbitrary<string>, h: boolean): fc.Arbitrary<string> =>
-  !h ? value.map(enc) : fc.oneof(
-    { weight: 8, arbitrary: value.map(enc) },
-    { weight: 1, arbitrary: fc.tuple(value, fc.constantFrom(...BAD_ENCODINGS)).map(([v, bad]) => `${enc(v)}${bad}`) },
-    { weight: 1, arbitrary: value.map((v) => enc(enc(v))) },
-  );
+  !h
+    ? value.map(enc)
+    : fc.oneof(
+        { weight: 8, arbitrary: value.map(enc) },
+        {
+          weight: 1,
+          arbitrary: fc.tuple(value, fc.constantFrom(...BAD_ENCODINGS)).map(([v, bad]) => `${enc(v)}${bad}`),
+        },
+        { weight: 1, arbitrary: value.map((v) => enc(enc(v))) },
+      );
 
 function enumOf(p: Parameter): unknown[] | undefined {
   return p.schema?.enum ?? p.schema?.anyOf?.flatMap((a) => a.enum ?? []);
@@ -175,7 +274,9 @@ function schemaValue(p: Parameter, valid: string[] | undefined, h: boolean): fc.
         return h ? fc.constantFrom('true', 'false', '1', '0') : fc.constantFrom('true', 'false');
       case 'integer':
       case 'number':
-        return h ? fc.oneof(fc.integer({ min: 0, max: 50 }).map(String), numberText) : fc.integer({ min: 1, max: 50 }).map(String);
+        return h
+          ? fc.oneof(fc.integer({ min: 0, max: 50 }).map(String), numberText)
+          : fc.integer({ min: 1, max: 50 }).map(String);
       default:
         return fc.string({ maxLength: 8 });
     }
@@ -186,13 +287,20 @@ function schemaValue(p: Parameter, valid: string[] | undefined, h: boolean): fc.
 /** name=value pairs for one query parameter: absent, once, repeated, or in bracket form. */
 function queryParam(name: string, value: fc.Arbitrary<string>, h: boolean, presence = 0.5): fc.Arbitrary<string[]> {
   const v = encodedValue(value, h);
-  if (!h) return fc.oneof({ weight: Math.round((1 - presence) * 10), arbitrary: fc.constant<string[]>([]) }, { weight: Math.round(presence * 10), arbitrary: v.map((x) => [`${name}=${x}`]) });
+  if (!h)
+    return fc.oneof(
+      { weight: Math.round((1 - presence) * 10), arbitrary: fc.constant<string[]>([]) },
+      { weight: Math.round(presence * 10), arbitrary: v.map((x) => [`${name}=${x}`]) },
+    );
   return fc.oneof(
     { weight: Math.round((1 - presence) * 10), arbitrary: fc.constant<string[]>([]) },
     { weight: Math.round(presence * 7), arbitrary: v.map((x) => [`${name}=${x}`]) },
     { weight: 1, arbitrary: fc.array(v, { minLength: 2, maxLength: 4 }).map((xs) => xs.map((x) => `${name}=${x}`)) },
-    { weight: 1, arbitrary: fc.array(v, { minLength: 1, maxLength: 3 }).map((xs) => xs.map((x, i) => `${name}[${i}]=${x}`)) },
-    { weight: 1, arbitrary: fc.constantFrom(`${name}`, `${name}=`, `${name}[]=`, `${name}[x][y]=1`) .map((x) => [x]) },
+    {
+      weight: 1,
+      arbitrary: fc.array(v, { minLength: 1, maxLength: 3 }).map((xs) => xs.map((x, i) => `${name}[${i}]=${x}`)),
+    },
+    { weight: 1, arbitrary: fc.constantFrom(`${name}`, `${name}=`, `${name}[]=`, `${name}[x][y]=1`).map((x) => [x]) },
   );
 }
 
@@ -201,22 +309,59 @@ function queryParam(name: string, value: fc.Arbitrary<string>, h: boolean, prese
 function dkanConditions(columns: string[], h: boolean): fc.Arbitrary<string> {
   if (!h) {
     const simple = fc.oneof(
-      fc.record({ property: fc.constantFrom(...columns), value: fc.string({ maxLength: 6 }), operator: fc.constantFrom('=', '<>', 'like', 'contains', 'starts with') }),
-      fc.record({ property: fc.constantFrom(...columns), value: fc.array(fc.string({ maxLength: 6 }), { minLength: 1, maxLength: 3 }), operator: fc.constantFrom('in', 'not in') }),
+      fc.record({
+        property: fc.constantFrom(...columns),
+        value: fc.string({ maxLength: 6 }),
+        operator: fc.constantFrom('=', '<>', 'like', 'contains', 'starts with'),
+      }),
+      fc.record({
+        property: fc.constantFrom(...columns),
+        value: fc.array(fc.string({ maxLength: 6 }), { minLength: 1, maxLength: 3 }),
+        operator: fc.constantFrom('in', 'not in'),
+      }),
       fc.record({ property: fc.constantFrom(...columns), operator: fc.constantFrom('is_empty', 'not_empty') }),
     );
     return fc.array(simple, { minLength: 1, maxLength: 3 }).map((c) => JSON.stringify(c));
   }
-  const property = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...columns, 'record_number') }, { weight: 1, arbitrary: anyText });
-  const operator = fc.constantFrom('=', '<>', '<', '<=', '>', '>=', 'like', 'between', 'in', 'not in', 'contains', 'starts with', 'match', 'is_empty', 'not_empty', 'LIKE', 'nope', '');
+  const property = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...columns, 'record_number') },
+    { weight: 1, arbitrary: anyText },
+  );
+  const operator = fc.constantFrom(
+    '=',
+    '<>',
+    '<',
+    '<=',
+    '>',
+    '>=',
+    'like',
+    'between',
+    'in',
+    'not in',
+    'contains',
+    'starts with',
+    'match',
+    'is_empty',
+    'not_empty',
+    'LIKE',
+    'nope',
+    '',
+  );
   const scalar = fc.oneof(anyText, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
-  const value = fc.oneof(scalar, fc.array(scalar, { maxLength: 4 }), fc.record({ property: fc.constantFrom(...columns) }));
+  const value = fc.oneof(
+    scalar,
+    fc.array(scalar, { maxLength: 4 }),
+    fc.record({ property: fc.constantFrom(...columns) }),
+  );
   const condition = fc.record({ property, value, operator }, { requiredKeys: ['property'] });
   const tree = fc.letrec<{ node: unknown }>((tie) => ({
     node: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
       condition,
-      fc.record({ groupOperator: fc.constantFrom('and', 'or', 'xor', 'AND'), conditions: fc.array(tie('node'), { maxLength: 3 }) }),
+      fc.record({
+        groupOperator: fc.constantFrom('and', 'or', 'xor', 'AND'),
+        conditions: fc.array(tie('node'), { maxLength: 3 }),
+      }),
     ),
   })).node;
   return fc.oneof(
@@ -224,7 +369,12 @@ function dkanConditions(columns: string[], h: boolean): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
     { weight: 1, arbitrary: fc.integer({ min: 1, max: 200 }).map((n) => '['.repeat(n) + ']'.repeat(n)) },
     { weight: 1, arbitrary: fc.integer({ min: 4, max: 60 }).map((n) => deepGroup(n, columns[0]!)) },
-    { weight: 1, arbitrary: fc.integer({ min: 90, max: 130 }).map((n) => JSON.stringify(Array.from({ length: n }, () => ({ property: columns[0], value: 'x' })))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .integer({ min: 90, max: 130 })
+        .map((n) => JSON.stringify(Array.from({ length: n }, () => ({ property: columns[0], value: 'x' })))),
+    },
     { weight: 1, arbitrary: anyText },
   );
 }
@@ -238,26 +388,60 @@ export function deepGroup(depth: number, property: string): string {
 
 /** The same tree in PHP bracket form: conditions[0][conditions][0]...[property]=... */
 export function deepBracket(depth: number, property: string): string {
-  const groups = Array.from({ length: depth }, (_, i) => `conditions[0]${'[conditions][0]'.repeat(i)}[groupOperator]=and`);
+  const groups = Array.from(
+    { length: depth },
+    (_, i) => `conditions[0]${'[conditions][0]'.repeat(i)}[groupOperator]=and`,
+  );
   const prefix = `conditions[0]${'[conditions][0]'.repeat(depth)}`;
   return [...groups, `${prefix}[property]=${property}&${prefix}[value]=x`].join('&');
 }
 
 const RANGES = [
-  'bytes=0-0', 'bytes=0-', 'bytes=-1', 'bytes=5-2', 'bytes=0-99999999999', 'bytes=99999999-', 'bytes=-0', 'bytes=0-1,2-3,4-5',
-  'bytes=a-b', 'bytes=', 'bytes', 'items=0-1', 'bytes=0-1, 1-2', 'bytes=-', 'bytes=1-1,1-1,1-1,1-1,1-1,1-1,1-1,1-1,1-1,1-1,1-1,1-1',
-  `bytes=${'0-1,'.repeat(300)}0-1`, 'bytes=18446744073709551616-', 'bytes= 0-1', 'BYTES=0-1',
+  'bytes=0-0',
+  'bytes=0-',
+  'bytes=-1',
+  'bytes=5-2',
+  'bytes=0-99999999999',
+  'bytes=99999999-',
+  'bytes=-0',
+  'bytes=0-1,2-3,4-5',
+  'bytes=a-b',
+  'bytes=',
+  'bytes',
+  'items=0-1',
+  'bytes=0-1, 1-2',
+  'bytes=-',
+  'bytes=1-1,1-1,1-1,1-1,1-1,1-1,1-1,1-1,1-1,1-1,1-1,1-1',
+  `bytes=${'0-1,'.repeat(300)}0-1`,
+  'bytes=18446744073709551616-',
+  'bytes= 0-1',
+  'BYTES=0-1',
 ];
 
 const authHeader = (tokens: string[]) =>
   fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...tokens).map((t) => `Bearer ${t}`) },
-    { weight: 2, arbitrary: fc.constantFrom('', 'Bearer', 'Bearer ', 'bearer x', 'Basic Zm9vOmJhcg==', 'Bearer a b c', `Bearer ${'t'.repeat(4000)}`, 'Bearer \u00e9', 'Token x', 'Bearer\tx') },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        '',
+        'Bearer',
+        'Bearer ',
+        'bearer x',
+        'Basic Zm9vOmJhcg==',
+        'Bearer a b c',
+        `Bearer ${'t'.repeat(4000)}`,
+        'Bearer \u00e9',
+        'Token x',
+        'Bearer\tx',
+      ),
+    },
     { weight: 1, arbitrary: fc.string({ maxLength: 20 }).map((s) => `Bearer ${s}`) },
   );
 
 /** Header values a client can actually send (no CR/LF/NUL), otherwise arbitrary. */
-const headerSafe = (s: string) => s.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '').replace(/[^\u0000-\u00ff]/g, '?');
+const headerSafe = (s: string) =>
+  s.replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, '').replace(/[^\u0000-\u00ff]/g, '?');
 
 interface Parts {
   path: string;
@@ -285,11 +469,34 @@ function areaParts(op: Operation, cat: Catalog, h: boolean): fc.Arbitrary<Parts>
   const joinQuery = (...parts: fc.Arbitrary<string[]>[]) => fc.tuple(...parts).map((xs) => xs.flat());
   switch (op.operationId) {
     case 'getItemMetadata':
-      return fc.record({ path: seg(fc.constantFrom(...cat.archive.map((i) => i.identifier))).map((id) => `/metadata/${id}`), query: fc.constant<string[]>([]), headers: fc.constant({}) });
-    case 'getItemMetadataPath': {
-      const sub = mix(h, fc.constantFrom('metadata', 'files', 'files/0', 'files/999', 'metadata/title', 'server', 'dir', 'd1', 'files_count', 'reviews', 'is_dark', 'metadata/x/y/z'), w(3, anyText.map(enc)));
       return fc.record({
-        path: fc.tuple(seg(fc.constantFrom(...cat.archive.map((i) => i.identifier))), sub).map(([id, s]) => `/metadata/${id}/${s}`),
+        path: seg(fc.constantFrom(...cat.archive.map((i) => i.identifier))).map((id) => `/metadata/${id}`),
+        query: fc.constant<string[]>([]),
+        headers: fc.constant({}),
+      });
+    case 'getItemMetadataPath': {
+      const sub = mix(
+        h,
+        fc.constantFrom(
+          'metadata',
+          'files',
+          'files/0',
+          'files/999',
+          'metadata/title',
+          'server',
+          'dir',
+          'd1',
+          'files_count',
+          'reviews',
+          'is_dark',
+          'metadata/x/y/z',
+        ),
+        w(3, anyText.map(enc)),
+      );
+      return fc.record({
+        path: fc
+          .tuple(seg(fc.constantFrom(...cat.archive.map((i) => i.identifier))), sub)
+          .map(([id, s]) => `/metadata/${id}/${s}`),
         query: joinQuery(q('start'), q('count')),
         headers: fc.constant({}),
       });
@@ -299,21 +506,39 @@ function areaParts(op: Operation, cat: Catalog, h: boolean): fc.Arbitrary<Parts>
       const file = fc.constantFrom(...cat.archive).chain((item) =>
         fc.record({
           id: seg(fc.constant(item.identifier)),
-          name: mix(h, fc.constantFrom(...item.files).map((f) => f.split('/').map(enc).join('/')), w(2, pathSegment(anyText, true))),
+          name: mix(
+            h,
+            fc.constantFrom(...item.files).map((f) => f.split('/').map(enc).join('/')),
+            w(2, pathSegment(anyText, true)),
+          ),
           node: mix(h, fc.constant(String(item.node)), w(1, anyText.map(enc))),
         }),
       );
       return fc.record({
-        path: file.map(({ id, name, node }) => (op.operationId === 'downloadItemFile' ? `/download/${id}/${name}` : `/${node}/items/${id}/${name}`)),
+        path: file.map(({ id, name, node }) =>
+          op.operationId === 'downloadItemFile' ? `/download/${id}/${name}` : `/${node}/items/${id}/${name}`,
+        ),
         query: q('cnt', ['0', '1'], 0.2),
-        headers: !h ? fc.constant({}) : fc.oneof(fc.constant({}), fc.constantFrom(...RANGES).map((range) => ({ range })), fc.constantFrom(...RANGES).map((range) => ({ range, 'if-range': 'Wed, 21 Oct 2015 07:28:00 GMT' }))),
+        headers: !h
+          ? fc.constant({})
+          : fc.oneof(
+              fc.constant({}),
+              fc.constantFrom(...RANGES).map((range) => ({ range })),
+              fc.constantFrom(...RANGES).map((range) => ({ range, 'if-range': 'Wed, 21 Oct 2015 07:28:00 GMT' })),
+            ),
       });
     }
     case 'getPopularCars': {
       const key = text(fc.constantFrom(...cat.marketcheck.apiKeys), 1);
       return fc.record({
         path: fc.constant('/popular/cars'),
-        query: joinQuery(qp('api_key', key, 0.9), q('car_type', undefined, 0.9), q('country'), q('state', cat.marketcheck.states, 0.3), q('city_state', cat.marketcheck.cities, 0.3)),
+        query: joinQuery(
+          qp('api_key', key, 0.9),
+          q('car_type', undefined, 0.9),
+          q('country'),
+          q('state', cat.marketcheck.states, 0.3),
+          q('city_state', cat.marketcheck.cities, 0.3),
+        ),
         headers: fc.constant({}),
       });
     }
@@ -321,35 +546,78 @@ function areaParts(op: Operation, cat: Catalog, h: boolean): fc.Arbitrary<Parts>
       const app = fc.constantFrom(...cat.appcenter.apps);
       const token = mix(h, fc.constantFrom(...cat.appcenter.tokens), w(2, anyText.map(headerSafe)));
       if (!h) {
-        return fc.record({
-          access: fc.constantFrom(...cat.appcenter.access),
-          query: joinQuery(q('published_only'), q('top'), q('releaseId', ['1', '2', '3'], 0.2)),
-        }).map(({ access, query }) => ({ path: `/v0.1/apps/${enc(access.owner)}/${enc(access.app)}/releases`, query, headers: { 'x-api-token': access.token } }));
+        return fc
+          .record({
+            access: fc.constantFrom(...cat.appcenter.access),
+            query: joinQuery(q('published_only'), q('top'), q('releaseId', ['1', '2', '3'], 0.2)),
+          })
+          .map(({ access, query }) => ({
+            path: `/v0.1/apps/${enc(access.owner)}/${enc(access.app)}/releases`,
+            query,
+            headers: { 'x-api-token': access.token },
+          }));
       }
       return fc.record({
-        path: fc.tuple(app, pathSegment(anyText, true), fc.boolean()).map(([a, bad, odd]) => `/v0.1/apps/${h && odd && bad ? bad : enc(a.owner)}/${enc(a.app)}/releases`),
+        path: fc
+          .tuple(app, pathSegment(anyText, true), fc.boolean())
+          .map(([a, bad, odd]) => `/v0.1/apps/${h && odd && bad ? bad : enc(a.owner)}/${enc(a.app)}/releases`),
         query: joinQuery(q('published_only'), q('scope', ['tester']), q('top'), q('releaseId', ['1', '2', '3'])),
-        headers: fc.option(token, { nil: undefined, freq: h ? 6 : 20 }).map((t): Record<string, string> => (t === undefined ? {} : { 'x-api-token': t })),
+        headers: fc
+          .option(token, { nil: undefined, freq: h ? 6 : 20 })
+          .map((t): Record<string, string> => (t === undefined ? {} : { 'x-api-token': t })),
       });
     }
     case 'StringDefinitions_GetDefinitions': {
       const ids = mix(
         h,
         fc.subarray(cat.agco.stringIds, { minLength: 1, maxLength: 8 }).map((xs) => xs.join(',')),
-        w(2, fc.integer({ min: 38, max: 60 }).map((n) => Array.from({ length: n }, (_, i) => cat.agco.stringIds[i % cat.agco.stringIds.length]).join(','))),
+        w(
+          2,
+          fc
+            .integer({ min: 38, max: 60 })
+            .map((n) =>
+              Array.from({ length: n }, (_, i) => cat.agco.stringIds[i % cat.agco.stringIds.length]).join(','),
+            ),
+        ),
         w(2, anyText),
       );
-      const langs = text(fc.subarray(cat.agco.languages.map(String), { minLength: 1, maxLength: 4 }).map((xs) => xs.join(',')));
+      const langs = text(
+        fc.subarray(cat.agco.languages.map(String), { minLength: 1, maxLength: 4 }).map((xs) => xs.join(',')),
+      );
       return fc.record({
         path: fc.constant('/api/v2/StringDefinitions'),
         query: joinQuery(
           qp('stringIds', ids, 0.3),
           qp('languageIds', langs, h ? 0.3 : 0),
-          q('limit'), q('modifiedAfterTimestamp', ['AAAAAAAAAAA=', 'AAAAAAAAB9E=', 'AAAAAAAAJxA='], 0.3), q('includeTranslations'), q('stringText', ['a', 'Tractor'], 0.3),
-          q('descriptionText', ['the'], 0.3), q('useFullText'), q('includeDeletedLanguages'), q('matchingTranslationsOnly'),
+          q('limit'),
+          q('modifiedAfterTimestamp', ['AAAAAAAAAAA=', 'AAAAAAAAB9E=', 'AAAAAAAAJxA='], 0.3),
+          q('includeTranslations'),
+          q('stringText', ['a', 'Tractor'], 0.3),
+          q('descriptionText', ['the'], 0.3),
+          q('useFullText'),
+          q('includeDeletedLanguages'),
+          q('matchingTranslationsOnly'),
         ),
         headers: fc.record(
-          { authorization: h ? authHeader(cat.agco.tokens) : fc.constantFrom(...cat.agco.tokens).map((t) => `Bearer ${t}`), accept: fc.constantFrom('application/json', 'application/xml', 'text/json', 'text/xml', '*/*', 'text/html', 'application/xml;q=0.1, application/json;q=0.9', ';;;', 'application/*', 'constructor', '__proto__', 'text/*;q=x') },
+          {
+            authorization: h
+              ? authHeader(cat.agco.tokens)
+              : fc.constantFrom(...cat.agco.tokens).map((t) => `Bearer ${t}`),
+            accept: fc.constantFrom(
+              'application/json',
+              'application/xml',
+              'text/json',
+              'text/xml',
+              '*/*',
+              'text/html',
+              'application/xml;q=0.1, application/json;q=0.9',
+              ';;;',
+              'application/*',
+              'constructor',
+              '__proto__',
+              'text/*;q=x',
+            ),
+          },
           { requiredKeys: ['authorization'] },
         ),
       });
@@ -368,15 +636,40 @@ function areaParts(op: Operation, cat: Catalog, h: boolean): fc.Arbitrary<Parts>
           ? fc.constant(`/datastore/query${download}`)
           : op.operationId.startsWith('datastore-resource')
             ? seg(fc.constant(res.distributionId)).map((d) => `/datastore/query/${d}${download}`)
-            : fc.tuple(seg(fc.constant(res.datasetId)), h ? pathSegment(fc.constantFrom(String(res.index), '1', '-1', '99', '0x0'), true) : fc.constant(String(res.index))).map(([d, i]) => `/datastore/query/${d}/${i}${download}`);
+            : fc
+                .tuple(
+                  seg(fc.constant(res.datasetId)),
+                  h
+                    ? pathSegment(fc.constantFrom(String(res.index), '1', '-1', '99', '0x0'), true)
+                    : fc.constant(String(res.index)),
+                )
+                .map(([d, i]) => `/datastore/query/${d}/${i}${download}`);
         const resources = op.operationId.startsWith('datastore-query')
           ? fc.constant<string[]>([`resources[0][id]=${enc(res.distributionId)}`, 'resources[0][alias]=t'])
           : fc.constant<string[]>([]);
         const cols = fc.constantFrom(...res.columns);
-        const sortText = fc.array(fc.tuple(cols, fc.constantFrom('', ' asc', ' desc', ' DESC', ' sideways')), { minLength: 1, maxLength: 3 }).map((xs) => xs.map(([c, o]) => c + o).join(','));
+        const sortText = fc
+          .array(fc.tuple(cols, fc.constantFrom('', ' asc', ' desc', ' DESC', ' sideways')), {
+            minLength: 1,
+            maxLength: 3,
+          })
+          .map((xs) => xs.map(([c, o]) => c + o).join(','));
         const bracket = fc.oneof(
-          fc.tuple(cols, anyText, fc.constantFrom('=', 'like', 'in', 'between', '<', 'bogus')).map(([c, v, o]) => [`conditions[0][property]=${enc(c)}`, `conditions[0][value]=${enc(v)}`, `conditions[0][operator]=${enc(o)}`]),
-          fc.tuple(cols, anyText).map(([c, v]) => [`conditions[0][property]=${enc(c)}`, `conditions[0][value][0]=${enc(v)}`, `conditions[0][value][1]=${enc(v)}`, 'conditions[0][operator]=between']),
+          fc
+            .tuple(cols, anyText, fc.constantFrom('=', 'like', 'in', 'between', '<', 'bogus'))
+            .map(([c, v, o]) => [
+              `conditions[0][property]=${enc(c)}`,
+              `conditions[0][value]=${enc(v)}`,
+              `conditions[0][operator]=${enc(o)}`,
+            ]),
+          fc
+            .tuple(cols, anyText)
+            .map(([c, v]) => [
+              `conditions[0][property]=${enc(c)}`,
+              `conditions[0][value][0]=${enc(v)}`,
+              `conditions[0][value][1]=${enc(v)}`,
+              'conditions[0][operator]=between',
+            ]),
           fc.integer({ min: 3, max: 12 }).map((d) => deepBracket(d, res.columns[0]!).split('&')),
           fc.constant<string[]>(['conditions[99999999]=1']),
           fc.constant<string[]>(['conditions[][][][][][][][][][][]=1']),
@@ -385,14 +678,28 @@ function areaParts(op: Operation, cat: Catalog, h: boolean): fc.Arbitrary<Parts>
           path,
           query: joinQuery(
             resources,
-            fc.oneof({ weight: 2, arbitrary: fc.constant<string[]>([]) }, { weight: 2, arbitrary: qp('conditions', dkanConditions(res.columns, h), 1) }, { weight: h ? 1 : 0, arbitrary: bracket }),
+            fc.oneof(
+              { weight: 2, arbitrary: fc.constant<string[]>([]) },
+              { weight: 2, arbitrary: qp('conditions', dkanConditions(res.columns, h), 1) },
+              { weight: h ? 1 : 0, arbitrary: bracket },
+            ),
             qp('sort', text(sortText), 0.2),
-            fc.oneof(fc.constant<string[]>([]), fc.tuple(cols, h ? fc.constantFrom('asc', 'desc', 'up') : fc.constantFrom('asc', 'desc')).map(([c, o]) => [`sorts[0][property]=${enc(c)}`, `sorts[0][order]=${o}`])),
+            fc.oneof(
+              fc.constant<string[]>([]),
+              fc
+                .tuple(cols, h ? fc.constantFrom('asc', 'desc', 'up') : fc.constantFrom('asc', 'desc'))
+                .map(([c, o]) => [`sorts[0][property]=${enc(c)}`, `sorts[0][order]=${o}`]),
+            ),
             qp('properties', text(cols), 0.2),
             q('limit', h ? ['1', '5', '10000', '10001', '0'] : ['1', '5', '20'], 0.5),
             q('offset', h ? ['0', '3', '99999999'] : ['0', '3', '99999'], 0.3),
-            q('count'), q('results', undefined, 0.2), q('schema', undefined, 0.2), q('keys', undefined, 0.2),
-            q('format', ['json', 'csv'], download ? 0.9 : 0.3), q('rowIds', h ? undefined : ['false'], 0.2), qp('groupings', cols, h ? 0.1 : 0),
+            q('count'),
+            q('results', undefined, 0.2),
+            q('schema', undefined, 0.2),
+            q('keys', undefined, 0.2),
+            q('format', ['json', 'csv'], download ? 0.9 : 0.3),
+            q('rowIds', h ? undefined : ['false'], 0.2),
+            qp('groupings', cols, h ? 0.1 : 0),
           ),
           headers: fc.constant({}),
         });
@@ -408,37 +715,70 @@ const preferCode = (op: Operation, documented: Record<string, readonly number[]>
   fc.constantFrom(...(documented[op.operationId] ?? []), 503, 500, 418, 200);
 
 /** A request for one operation: its parameters valid, wrong, hostile or repeated, plus unknown parameters and odd headers. */
-export function requestArbitrary(ops: Operation[], cat: Catalog, documented: Record<string, readonly number[]>): fc.Arbitrary<FuzzRequest> {
+export function requestArbitrary(
+  ops: Operation[],
+  cat: Catalog,
+  documented: Record<string, readonly number[]>,
+): fc.Arbitrary<FuzzRequest> {
   const unavailable = cat.archive.filter((i) => i.status === 'unavailable').map((i) => `/${i.identifier}/`);
   // Each area gets the same share, whatever its number of operations.
   const byArea = AREAS.map((a) => ops.filter((o) => o.area === a)).filter((list) => list.length > 0);
   // Two in five requests are well-formed, so the fuzzer also reaches the success paths.
-  return fc.tuple(fc.constantFrom(...byArea).chain((list) => fc.constantFrom(...list)), fc.constantFrom(true, true, true, false, false)).chain(([op, h]) =>
-    fc
-      .record({
-        parts: areaParts(op, cat, h),
-        extra: fc.array(fc.tuple(anyText, anyText).map(([k, v]) => `${enc(k) || 'k'}=${enc(v)}`), { maxLength: h ? 2 : 1 }),
-        forced: fc.oneof({ weight: h ? 7 : 20, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: preferCode(op, documented) }),
-        trailing: h ? fc.constantFrom('', '', '', '', '/', '//', '?', '&', '#frag') : fc.constant(''),
-        shuffle: fc.boolean(),
-      })
-      .map(({ parts, extra, forced, trailing, shuffle }) => {
-        const query = [...parts.query, ...extra];
-        if (shuffle) query.reverse();
-        const qs = query.length ? `?${query.join('&')}` : '';
-        const headers = { ...parts.headers };
-        if (forced !== undefined) headers.prefer = `code=${forced}`;
-        const url = trailing === '/' || trailing === '//' ? `/${op.area}${parts.path}${trailing}${qs}` : `/${op.area}${parts.path}${qs}${trailing}`;
-        // The unavailable item's files answer IA's maintenance page (503) by design.
-        const asked = forced !== undefined && forced >= 300 ? forced : op.operationId.startsWith('download') && unavailable.some((u) => url.includes(u)) ? 503 : undefined;
-        return { area: op.area, operationId: op.operationId, url, headers, ...(asked !== undefined ? { forced: asked } : {}) };
-      }),
-  );
+  return fc
+    .tuple(
+      fc.constantFrom(...byArea).chain((list) => fc.constantFrom(...list)),
+      fc.constantFrom(true, true, true, false, false),
+    )
+    .chain(([op, h]) =>
+      fc
+        .record({
+          parts: areaParts(op, cat, h),
+          extra: fc.array(
+            fc.tuple(anyText, anyText).map(([k, v]) => `${enc(k) || 'k'}=${enc(v)}`),
+            { maxLength: h ? 2 : 1 },
+          ),
+          forced: fc.oneof(
+            { weight: h ? 7 : 20, arbitrary: fc.constant(undefined) },
+            { weight: 1, arbitrary: preferCode(op, documented) },
+          ),
+          trailing: h ? fc.constantFrom('', '', '', '', '/', '//', '?', '&', '#frag') : fc.constant(''),
+          shuffle: fc.boolean(),
+        })
+        .map(({ parts, extra, forced, trailing, shuffle }) => {
+          const query = [...parts.query, ...extra];
+          if (shuffle) query.reverse();
+          const qs = query.length ? `?${query.join('&')}` : '';
+          const headers = { ...parts.headers };
+          if (forced !== undefined) headers.prefer = `code=${forced}`;
+          const url =
+            trailing === '/' || trailing === '//'
+              ? `/${op.area}${parts.path}${trailing}${qs}`
+              : `/${op.area}${parts.path}${qs}${trailing}`;
+          // The unavailable item's files answer IA's maintenance page (503) by design.
+          const asked =
+            forced !== undefined && forced >= 300
+              ? forced
+              : op.operationId.startsWith('download') && unavailable.some((u) => url.includes(u))
+                ? 503
+                : undefined;
+          return {
+            area: op.area,
+            operationId: op.operationId,
+            url,
+            headers,
+            ...(asked !== undefined ? { forced: asked } : {}),
+          };
+        }),
+    );
 }
 
 // ---- invariants --------------------------------------------------------------------------------
 
-const typeOf = (res: ResponseLike) => String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+const typeOf = (res: ResponseLike) =>
+  String(res.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
 
 function parseJson(text: string): Record<string, unknown> | undefined {
   try {
@@ -469,18 +809,27 @@ export function errorShapeProblem(area: Area, res: ResponseLike, accept?: string
     case 'appcenter': {
       if (type !== 'application/json') return `content type ${type}`;
       const b = parseJson(text);
-      if (!b || typeof b.message !== 'string' || b.statusCode !== status || typeof b.code !== 'string') return `not {message, statusCode, code}: ${text.slice(0, 120)}`;
-      if (!/[^.]\. Correlation ID: [0-9a-f-]{36}$/.test(b.message)) return `message does not end in one ". Correlation ID: <uuid>": ${b.message}`;
+      if (!b || typeof b.message !== 'string' || b.statusCode !== status || typeof b.code !== 'string')
+        return `not {message, statusCode, code}: ${text.slice(0, 120)}`;
+      if (!/[^.]\. Correlation ID: [0-9a-f-]{36}$/.test(b.message))
+        return `message does not end in one ". Correlation ID: <uuid>": ${b.message}`;
       return undefined;
     }
     case 'agco': {
       if (type.endsWith('/xml')) {
         if (!/xml/.test(accept ?? '')) return `XML error without asking for XML (accept ${accept})`;
-        return /<ErrorCode>\d+<\/ErrorCode>/.test(text) && /<UserMessage>/.test(text) ? undefined : `not an ApiError XML: ${text.slice(0, 160)}`;
+        return /<ErrorCode>\d+<\/ErrorCode>/.test(text) && /<UserMessage>/.test(text)
+          ? undefined
+          : `not an ApiError XML: ${text.slice(0, 160)}`;
       }
       if (type !== 'application/json' && type !== 'text/json') return `content type ${type}`;
       const b = parseJson(text);
-      if (!b || Object.keys(b).sort().join() !== 'DeveloperMessage,ErrorCode,MoreInfo,UserMessage' || b.ErrorCode !== status) return `not an ApiError: ${text.slice(0, 160)}`;
+      if (
+        !b ||
+        Object.keys(b).sort().join() !== 'DeveloperMessage,ErrorCode,MoreInfo,UserMessage' ||
+        b.ErrorCode !== status
+      )
+        return `not an ApiError: ${text.slice(0, 160)}`;
       return undefined;
     }
     case 'dkan': {
@@ -527,11 +876,21 @@ export function injectSender(app: FastifyInstance): Sender {
 function isPreferRejection(req: FuzzRequest, res: ResponseLike): boolean {
   if (req.headers.prefer === undefined || res.statusCode !== 400 || !res.headers['mockyard-error']) return false;
   const b = parseJson(res.body ?? '');
-  return b !== undefined && b.statusCode === 400 && typeof b.message === 'string' && String(b.message).startsWith('Prefer: ');
+  return (
+    b !== undefined && b.statusCode === 400 && typeof b.message === 'string' && String(b.message).startsWith('Prefer: ')
+  );
 }
 
-export async function check(sender: Sender, req: FuzzRequest, timeoutMs: number, ops: ReadonlyMap<string, Operation>): Promise<Outcome> {
-  const fail = (invariant: Invariant, status: number | null, detail: string): Outcome => ({ status, failures: [{ invariant, request: req, status, detail }] });
+export async function check(
+  sender: Sender,
+  req: FuzzRequest,
+  timeoutMs: number,
+  ops: ReadonlyMap<string, Operation>,
+): Promise<Outcome> {
+  const fail = (invariant: Invariant, status: number | null, detail: string): Outcome => ({
+    status,
+    failures: [{ invariant, request: req, status, detail }],
+  });
   let timer: NodeJS.Timeout | undefined;
   let res: ResponseLike;
   try {
@@ -548,7 +907,8 @@ export async function check(sender: Sender, req: FuzzRequest, timeoutMs: number,
   }
   const status = res.statusCode;
   const failures: Failure[] = [];
-  if (status >= 500 && req.forced !== status) failures.push({ invariant: 'no-5xx', request: req, status, detail: (res.body ?? '').slice(0, 300) });
+  if (status >= 500 && req.forced !== status)
+    failures.push({ invariant: 'no-5xx', request: req, status, detail: (res.body ?? '').slice(0, 300) });
   // Forced 5xx too: a client under test parses them like the natural ones.
   if (status >= 400) {
     const problem = isPreferRejection(req, res) ? undefined : errorShapeProblem(req.area, res, req.headers.accept);
@@ -564,7 +924,13 @@ export async function check(sender: Sender, req: FuzzRequest, timeoutMs: number,
       : RAW_BODY_OPERATIONS.has(operationId)
         ? contractProblems(operationId, { ...res, headers: {} }).filter((p) => p.startsWith('status'))
         : contractProblems(operationId, res);
-    if (problems.length) failures.push({ invariant: 'contract', request: req, status, detail: `${operationId}: ${problems.slice(0, 3).join('; ')}` });
+    if (problems.length)
+      failures.push({
+        invariant: 'contract',
+        request: req,
+        status,
+        detail: `${operationId}: ${problems.slice(0, 3).join('; ')}`,
+      });
   }
   return { status, failures };
 }
@@ -597,15 +963,22 @@ export function formatSummary(title: string, summary: Summary): string {
   const lines = [
     `${title}: ${total} requests`,
     `  per area:   ${AREAS.map((a) => `${a} ${summary.perArea[a]} (${summary.okPerArea[a]} ok)`).join(', ')}`,
-    `  statuses:   ${Object.entries(summary.statuses).sort().map(([k, v]) => `${k} ${v}`).join(', ')}`,
-    `  failures:   ${Object.entries(byInvariant).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `  statuses:   ${Object.entries(summary.statuses)
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+    `  failures:   ${Object.entries(byInvariant)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
   ];
   const shown = new Map<Invariant, number>();
   for (const f of summary.failures) {
     const n = shown.get(f.invariant) ?? 0;
     shown.set(f.invariant, n + 1);
     if (n >= 4) continue;
-    lines.push(`    [${f.invariant}] ${f.status ?? '-'} GET ${f.request.url.slice(0, 200)} ${JSON.stringify(f.request.headers).slice(0, 200)}: ${f.detail}`);
+    lines.push(
+      `    [${f.invariant}] ${f.status ?? '-'} GET ${f.request.url.slice(0, 200)} ${JSON.stringify(f.request.headers).slice(0, 200)}: ${f.detail}`,
+    );
   }
   return lines.join('\n');
 }

@@ -5,15 +5,31 @@ import { describe, expect, it } from 'vitest';
 import { MAX_URL_LENGTH } from '../../src/platform/limits.js';
 import { testApp } from '../helpers/app.js';
 import {
-  AREAS, BAD_ENCODINGS, check, emptySummary, errorShapeProblem, formatSummary, injectSender, loadCatalog, loadOperations, record,
-  requestArbitrary, type Area, type Summary,
+  AREAS,
+  BAD_ENCODINGS,
+  check,
+  emptySummary,
+  errorShapeProblem,
+  formatSummary,
+  injectSender,
+  loadCatalog,
+  loadOperations,
+  record,
+  requestArbitrary,
+  type Area,
+  type Summary,
 } from './fuzz-lib.js';
 import { rawRequest } from './socket.js';
 
 const FULL = process.env.FUZZ_FULL === '1';
 const RUNS = Number(process.env.FUZZ_RUNS ?? (FULL ? 5000 : 400));
 // Fixed in `npm test` so CI is deterministic; random in `npm run fuzz` (printed, replay with FUZZ_SEED).
-const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : FULL ? (Date.now() ^ (process.pid << 8)) >>> 0 : 20260101;
+const SEED =
+  process.env.FUZZ_SEED !== undefined
+    ? Number(process.env.FUZZ_SEED)
+    : FULL
+      ? (Date.now() ^ (process.pid << 8)) >>> 0
+      : 20260101;
 const TIMEOUT_MS = 5_000;
 
 const { app, store } = await testApp({ journalSize: '5' });
@@ -21,11 +37,21 @@ const ops = await loadOperations(app);
 const byId = new Map(ops.map((o) => [o.operationId, o]));
 const catalog = await loadCatalog(app, store);
 // The statuses an operation can be forced to: the error responses its route documents.
-const documented = Object.fromEntries(ops.map((o) => [o.operationId, Object.keys(o.responses).map(Number).filter((s) => s >= 400)]));
+const documented = Object.fromEntries(
+  ops.map((o) => [
+    o.operationId,
+    Object.keys(o.responses)
+      .map(Number)
+      .filter((s) => s >= 400),
+  ]),
+);
 
 const report = (title: string, summary: Summary) => {
   process.stdout.write(`\n${formatSummary(title, summary)}\n`);
-  const failed = summary.failures.map((f) => `[${f.invariant}] ${f.status ?? '-'} ${f.request.url.slice(0, 300)} ${JSON.stringify(f.request.headers).slice(0, 200)}: ${f.detail}`);
+  const failed = summary.failures.map(
+    (f) =>
+      `[${f.invariant}] ${f.status ?? '-'} ${f.request.url.slice(0, 300)} ${JSON.stringify(f.request.headers).slice(0, 200)}: ${f.detail}`,
+  );
   expect(failed.slice(0, 20), `${failed.length} invariant failures (seed ${SEED})`).toEqual([]);
 };
 
@@ -55,15 +81,32 @@ describe('over a real socket', () => {
   };
   const cases: { area: Area; target: string | Buffer; statuses: number[]; shape: boolean }[] = [];
   for (const area of AREAS) {
-    for (const size of [MAX_URL_LENGTH + 1, 20 * 1024, 40 * 1024]) cases.push({ area, target: `${base[area]}?x=${'a'.repeat(size)}`, statuses: [414], shape: true });
-    for (const bad of BAD_ENCODINGS.filter((b) => b !== '%00')) cases.push({ area, target: `${base[area]}${bad}`, statuses: [400, 404], shape: true });
-    cases.push({ area, target: `${base[area]}?q=${BAD_ENCODINGS.join('')}`, statuses: [200, 400, 401, 404], shape: true });
+    for (const size of [MAX_URL_LENGTH + 1, 20 * 1024, 40 * 1024])
+      cases.push({ area, target: `${base[area]}?x=${'a'.repeat(size)}`, statuses: [414], shape: true });
+    for (const bad of BAD_ENCODINGS.filter((b) => b !== '%00'))
+      cases.push({ area, target: `${base[area]}${bad}`, statuses: [400, 404], shape: true });
+    cases.push({
+      area,
+      target: `${base[area]}?q=${BAD_ENCODINGS.join('')}`,
+      statuses: [200, 400, 401, 404],
+      shape: true,
+    });
     // Bytes that are not HTTP at all: Node's parser refuses them before any route or hook runs, so the
     // answer is Fastify's generic 400 (like its 431 for headers over 64 KB), not the area's shape.
-    cases.push({ area, target: Buffer.concat([Buffer.from(`${base[area]}/`), Buffer.from([0xc3, 0xa9, 0xff, 0x80])]), statuses: [400, 404], shape: false });
+    cases.push({
+      area,
+      target: Buffer.concat([Buffer.from(`${base[area]}/`), Buffer.from([0xc3, 0xa9, 0xff, 0x80])]),
+      statuses: [400, 404],
+      shape: false,
+    });
     cases.push({ area, target: `${base[area]}/\u0001\u007f`, statuses: [400, 404], shape: false });
   }
-  cases.push({ area: 'archive', target: `/archive/metadata/x?x=${'a'.repeat(70 * 1024)}`, statuses: [431], shape: false });
+  cases.push({
+    area: 'archive',
+    target: `/archive/metadata/x?x=${'a'.repeat(70 * 1024)}`,
+    statuses: [431],
+    shape: false,
+  });
 
   it(`answers ${cases.length} long and malformed URLs with a 4xx, in the area's shape when mockyard answers`, async () => {
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -74,10 +117,17 @@ describe('over a real socket', () => {
       summary.perArea[c.area]++;
       summary.statuses[`${String(res.status)[0]}xx`] = (summary.statuses[`${String(res.status)[0]}xx`] ?? 0) + 1;
       const req = { area: c.area, operationId: '-', url: String(c.target).slice(0, 120), headers: {} };
-      if (!c.statuses.includes(res.status)) summary.failures.push({ invariant: res.status >= 500 ? 'no-5xx' : 'error-shape', request: req, status: res.status, detail: `expected ${c.statuses.join('/')}` });
+      if (!c.statuses.includes(res.status))
+        summary.failures.push({
+          invariant: res.status >= 500 ? 'no-5xx' : 'error-shape',
+          request: req,
+          status: res.status,
+          detail: `expected ${c.statuses.join('/')}`,
+        });
       else if (c.shape && res.status >= 400) {
         const problem = errorShapeProblem(c.area, { statusCode: res.status, headers: res.headers, body: res.body });
-        if (problem) summary.failures.push({ invariant: 'error-shape', request: req, status: res.status, detail: problem });
+        if (problem)
+          summary.failures.push({ invariant: 'error-shape', request: req, status: res.status, detail: problem });
       }
     }
     const health = await rawRequest(port, '/__mockyard/health');

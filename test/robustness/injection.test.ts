@@ -14,12 +14,39 @@ const before = { hash: sha256(), mtime: statSync(dbFile).mtimeMs };
 const cat = await loadCatalog(app, store);
 
 const PAYLOADS = [
-  "'", '"', "' OR '1'='1", "' OR 1=1 --", '" OR ""="', "') OR ('a'='a", '1 OR 1=1', "1' AND '1'='2",
-  "'; DROP TABLE dkan_datasets; --", "'; DELETE FROM agco_definitions; --", "1; UPDATE archive_items SET status='ok'; --",
-  "' UNION SELECT name FROM sqlite_master --", "' UNION SELECT sqlite_version(), 1, 2 --", "'; ATTACH DATABASE '/tmp/pwn.db' AS pwn; --",
-  "x' || (SELECT hex(randomblob(1000000))) || '", "' AND (SELECT COUNT(*) FROM sqlite_master) > 0 --", '\\\' OR 1=1 --', "'' OR ''='",
-  '`id`', '[ndc]', '"ndc" --', 'ndc; --', 'ndc DESC; DROP TABLE x', "CHAR(39)||CHAR(39)", '%27%20OR%201%3D1', "admin'#", "1' -- ",
-  'NEAR(a b)', 'a OR b AND NOT c', '"unterminated', '^start', 'col:value', '(((',
+  "'",
+  '"',
+  "' OR '1'='1",
+  "' OR 1=1 --",
+  '" OR ""="',
+  "') OR ('a'='a",
+  '1 OR 1=1',
+  "1' AND '1'='2",
+  "'; DROP TABLE dkan_datasets; --",
+  "'; DELETE FROM agco_definitions; --",
+  "1; UPDATE archive_items SET status='ok'; --",
+  "' UNION SELECT name FROM sqlite_master --",
+  "' UNION SELECT sqlite_version(), 1, 2 --",
+  "'; ATTACH DATABASE '/tmp/pwn.db' AS pwn; --",
+  "x' || (SELECT hex(randomblob(1000000))) || '",
+  "' AND (SELECT COUNT(*) FROM sqlite_master) > 0 --",
+  "\\' OR 1=1 --",
+  "'' OR ''='",
+  '`id`',
+  '[ndc]',
+  '"ndc" --',
+  'ndc; --',
+  'ndc DESC; DROP TABLE x',
+  'CHAR(39)||CHAR(39)',
+  '%27%20OR%201%3D1',
+  "admin'#",
+  "1' -- ",
+  'NEAR(a b)',
+  'a OR b AND NOT c',
+  '"unterminated',
+  '^start',
+  'col:value',
+  '(((',
 ] as const;
 
 /**
@@ -52,48 +79,186 @@ const col = dk.columns[0]!;
 const TARGETS: Target[] = [
   { area: 'marketcheck', parameter: 'car_type', url: (p) => `${mcBase}&car_type=${enc(p)}`, expect: 'reject' },
   { area: 'marketcheck', parameter: 'state', url: (p) => `${mcBase}&car_type=used&state=${enc(p)}`, expect: 'empty' },
-  { area: 'marketcheck', parameter: 'city_state', url: (p) => `${mcBase}&car_type=used&city_state=${enc(p)}`, expect: 'empty' },
-  { area: 'marketcheck', parameter: 'city_state (city part)', url: (p) => `${mcBase}&car_type=used&city_state=${enc(`${p}|CA`)}`, expect: 'empty' },
-  { area: 'marketcheck', parameter: 'country', url: (p) => `${mcBase}&car_type=used&country=${enc(p)}`, expect: 'reject' },
-  { area: 'appcenter', parameter: 'owner_name', url: (p) => `/appcenter/v0.1/apps/${enc(p)}/${enc(access.app)}/releases`, headers: acHeaders, expect: 'reject' },
-  { area: 'appcenter', parameter: 'app_name', url: (p) => `/appcenter/v0.1/apps/${enc(access.owner)}/${enc(p)}/releases`, headers: acHeaders, expect: 'reject' },
-  { area: 'appcenter', parameter: 'releaseId', url: (p) => `${acBase}?releaseId=${enc(p)}`, headers: acHeaders, expect: 'reject' },
+  {
+    area: 'marketcheck',
+    parameter: 'city_state',
+    url: (p) => `${mcBase}&car_type=used&city_state=${enc(p)}`,
+    expect: 'empty',
+  },
+  {
+    area: 'marketcheck',
+    parameter: 'city_state (city part)',
+    url: (p) => `${mcBase}&car_type=used&city_state=${enc(`${p}|CA`)}`,
+    expect: 'empty',
+  },
+  {
+    area: 'marketcheck',
+    parameter: 'country',
+    url: (p) => `${mcBase}&car_type=used&country=${enc(p)}`,
+    expect: 'reject',
+  },
+  {
+    area: 'appcenter',
+    parameter: 'owner_name',
+    url: (p) => `/appcenter/v0.1/apps/${enc(p)}/${enc(access.app)}/releases`,
+    headers: acHeaders,
+    expect: 'reject',
+  },
+  {
+    area: 'appcenter',
+    parameter: 'app_name',
+    url: (p) => `/appcenter/v0.1/apps/${enc(access.owner)}/${enc(p)}/releases`,
+    headers: acHeaders,
+    expect: 'reject',
+  },
+  {
+    area: 'appcenter',
+    parameter: 'releaseId',
+    url: (p) => `${acBase}?releaseId=${enc(p)}`,
+    headers: acHeaders,
+    expect: 'reject',
+  },
   { area: 'appcenter', parameter: 'top', url: (p) => `${acBase}?top=${enc(p)}`, headers: acHeaders, expect: 'reject' },
-  { area: 'appcenter', parameter: 'published_only', url: (p) => `${acBase}?published_only=${enc(p)}`, headers: acHeaders, expect: 'reject' },
+  {
+    area: 'appcenter',
+    parameter: 'published_only',
+    url: (p) => `${acBase}?published_only=${enc(p)}`,
+    headers: acHeaders,
+    expect: 'reject',
+  },
   // Anything but "tester" is no scope at all, as on the real gateway.
-  { area: 'appcenter', parameter: 'scope', url: (p) => `${acBase}?scope=${enc(p)}`, baseline: acBase, headers: acHeaders, expect: 'unchanged' },
+  {
+    area: 'appcenter',
+    parameter: 'scope',
+    url: (p) => `${acBase}?scope=${enc(p)}`,
+    baseline: acBase,
+    headers: acHeaders,
+    expect: 'unchanged',
+  },
   { area: 'appcenter', parameter: 'X-API-Token', url: () => acBase, headers: {}, expect: 'reject' },
   ...[false, true].flatMap((full): Target[] => [
-    { area: 'agco', parameter: `descriptionText (useFullText=${full})`, url: (p) => `${agBase}?useFullText=${full}&descriptionText=${enc(p)}`, headers: agHeaders, expect: full ? 'words' : 'empty' },
-    { area: 'agco', parameter: `stringText (useFullText=${full})`, url: (p) => `${agBase}?includeTranslations=true&useFullText=${full}&stringText=${enc(p)}`, headers: agHeaders, expect: full ? 'words' : 'empty' },
+    {
+      area: 'agco',
+      parameter: `descriptionText (useFullText=${full})`,
+      url: (p) => `${agBase}?useFullText=${full}&descriptionText=${enc(p)}`,
+      headers: agHeaders,
+      expect: full ? 'words' : 'empty',
+    },
+    {
+      area: 'agco',
+      parameter: `stringText (useFullText=${full})`,
+      url: (p) => `${agBase}?includeTranslations=true&useFullText=${full}&stringText=${enc(p)}`,
+      headers: agHeaders,
+      expect: full ? 'words' : 'empty',
+    },
   ]),
-  { area: 'agco', parameter: 'languageIds', url: (p) => `${agBase}?includeTranslations=true&languageIds=${enc(p)}`, headers: agHeaders, expect: 'reject' },
-  { area: 'agco', parameter: 'stringIds', url: (p) => `${agBase}?stringIds=${enc(p)}`, headers: agHeaders, expect: 'empty' },
   {
-    area: 'agco', parameter: 'stringIds (after a real id)', url: (p) => `${agBase}?stringIds=${enc(`${cat.agco.stringIds[0]},${p}`)}`,
-    baseline: `${agBase}?stringIds=${enc(cat.agco.stringIds[0]!)}`, headers: agHeaders, expect: 'unchanged',
+    area: 'agco',
+    parameter: 'languageIds',
+    url: (p) => `${agBase}?includeTranslations=true&languageIds=${enc(p)}`,
+    headers: agHeaders,
+    expect: 'reject',
   },
-  { area: 'agco', parameter: 'modifiedAfterTimestamp', url: (p) => `${agBase}?modifiedAfterTimestamp=${enc(p)}`, headers: agHeaders, expect: 'reject' },
-  { area: 'agco', parameter: 'Authorization', url: () => agBase, headers: { authorization: "Bearer ' OR '1'='1" }, expect: 'reject' },
+  {
+    area: 'agco',
+    parameter: 'stringIds',
+    url: (p) => `${agBase}?stringIds=${enc(p)}`,
+    headers: agHeaders,
+    expect: 'empty',
+  },
+  {
+    area: 'agco',
+    parameter: 'stringIds (after a real id)',
+    url: (p) => `${agBase}?stringIds=${enc(`${cat.agco.stringIds[0]},${p}`)}`,
+    baseline: `${agBase}?stringIds=${enc(cat.agco.stringIds[0]!)}`,
+    headers: agHeaders,
+    expect: 'unchanged',
+  },
+  {
+    area: 'agco',
+    parameter: 'modifiedAfterTimestamp',
+    url: (p) => `${agBase}?modifiedAfterTimestamp=${enc(p)}`,
+    headers: agHeaders,
+    expect: 'reject',
+  },
+  {
+    area: 'agco',
+    parameter: 'Authorization',
+    url: () => agBase,
+    headers: { authorization: "Bearer ' OR '1'='1" },
+    expect: 'reject',
+  },
   { area: 'dkan', parameter: 'datasetId', url: (p) => `/dkan/datastore/query/${enc(p)}/0`, expect: 'reject' },
   { area: 'dkan', parameter: 'index', url: (p) => `/dkan/datastore/query/${dk.datasetId}/${enc(p)}`, expect: 'reject' },
   { area: 'dkan', parameter: 'distributionId', url: (p) => `/dkan/datastore/query/${enc(p)}`, expect: 'reject' },
-  { area: 'dkan', parameter: 'conditions property (bracket)', url: (p) => `${dkBase}&conditions[0][property]=${enc(p)}&conditions[0][value]=x`, expect: 'reject' },
-  { area: 'dkan', parameter: 'conditions property (JSON)', url: (p) => `${dkBase}&conditions=${enc(JSON.stringify([{ property: p, value: 'x' }]))}`, expect: 'reject' },
   {
-    area: 'dkan', parameter: 'conditions value (match)', url: (p) => `${dkBase}&conditions[0][property]=${enc(col)}&conditions[0][operator]=match&conditions[0][value]=${enc(p)}`, expect: 'boolean',
+    area: 'dkan',
+    parameter: 'conditions property (bracket)',
+    url: (p) => `${dkBase}&conditions[0][property]=${enc(p)}&conditions[0][value]=x`,
+    expect: 'reject',
   },
-  ...(['=', 'like', 'contains', 'starts with'] as const).map((op): Target => ({
-    area: 'dkan', parameter: `conditions value (${op})`, url: (p) => `${dkBase}&conditions[0][property]=${enc(col)}&conditions[0][operator]=${enc(op)}&conditions[0][value]=${enc(p)}`, expect: 'empty',
-  })),
-  { area: 'dkan', parameter: 'conditions value (in)', url: (p) => `${dkBase}&conditions=${enc(JSON.stringify([{ property: col, operator: 'in', value: [p, p] }]))}`, expect: 'empty' },
-  { area: 'dkan', parameter: 'conditions operator', url: (p) => `${dkBase}&conditions[0][property]=${enc(col)}&conditions[0][operator]=${enc(p)}&conditions[0][value]=x`, expect: 'reject' },
-  { area: 'dkan', parameter: 'conditions groupOperator', url: (p) => `${dkBase}&conditions[0][groupOperator]=${enc(p)}&conditions[0][conditions][0][property]=${enc(col)}&conditions[0][conditions][0][value]=x`, expect: 'reject' },
+  {
+    area: 'dkan',
+    parameter: 'conditions property (JSON)',
+    url: (p) => `${dkBase}&conditions=${enc(JSON.stringify([{ property: p, value: 'x' }]))}`,
+    expect: 'reject',
+  },
+  {
+    area: 'dkan',
+    parameter: 'conditions value (match)',
+    url: (p) =>
+      `${dkBase}&conditions[0][property]=${enc(col)}&conditions[0][operator]=match&conditions[0][value]=${enc(p)}`,
+    expect: 'boolean',
+  },
+  ...(['=', 'like', 'contains', 'starts with'] as const).map(
+    (op): Target => ({
+      area: 'dkan',
+      parameter: `conditions value (${op})`,
+      url: (p) =>
+        `${dkBase}&conditions[0][property]=${enc(col)}&conditions[0][operator]=${enc(op)}&conditions[0][value]=${enc(p)}`,
+      expect: 'empty',
+    }),
+  ),
+  {
+    area: 'dkan',
+    parameter: 'conditions value (in)',
+    url: (p) => `${dkBase}&conditions=${enc(JSON.stringify([{ property: col, operator: 'in', value: [p, p] }]))}`,
+    expect: 'empty',
+  },
+  {
+    area: 'dkan',
+    parameter: 'conditions operator',
+    url: (p) =>
+      `${dkBase}&conditions[0][property]=${enc(col)}&conditions[0][operator]=${enc(p)}&conditions[0][value]=x`,
+    expect: 'reject',
+  },
+  {
+    area: 'dkan',
+    parameter: 'conditions groupOperator',
+    url: (p) =>
+      `${dkBase}&conditions[0][groupOperator]=${enc(p)}&conditions[0][conditions][0][property]=${enc(col)}&conditions[0][conditions][0][value]=x`,
+    expect: 'reject',
+  },
   { area: 'dkan', parameter: 'sort', url: (p) => `${dkBase}&sort=${enc(p)}`, expect: 'reject' },
-  { area: 'dkan', parameter: 'sorts property', url: (p) => `${dkBase}&sorts[0][property]=${enc(p)}&sorts[0][order]=asc`, expect: 'reject' },
-  { area: 'dkan', parameter: 'sorts order', url: (p) => `${dkBase}&sorts[0][property]=${enc(col)}&sorts[0][order]=${enc(p)}`, expect: 'reject' },
+  {
+    area: 'dkan',
+    parameter: 'sorts property',
+    url: (p) => `${dkBase}&sorts[0][property]=${enc(p)}&sorts[0][order]=asc`,
+    expect: 'reject',
+  },
+  {
+    area: 'dkan',
+    parameter: 'sorts order',
+    url: (p) => `${dkBase}&sorts[0][property]=${enc(col)}&sorts[0][order]=${enc(p)}`,
+    expect: 'reject',
+  },
   { area: 'dkan', parameter: 'properties', url: (p) => `${dkBase}&properties[]=${enc(p)}`, expect: 'reject' },
-  { area: 'dkan', parameter: 'properties (comma list)', url: (p) => `${dkBase}&properties=${enc(`${col},${p}`)}`, expect: 'reject' },
+  {
+    area: 'dkan',
+    parameter: 'properties (comma list)',
+    url: (p) => `${dkBase}&properties=${enc(`${col},${p}`)}`,
+    expect: 'reject',
+  },
   { area: 'dkan', parameter: 'groupings', url: (p) => `${dkBase}&groupings[]=${enc(p)}`, expect: 'reject' },
 ];
 
@@ -110,14 +275,25 @@ function rows(area: Area, body: string): unknown[] {
 /** Whether a text fits a MySQL boolean-mode query, read independently of the area's SQL. */
 function fitsBoolean(text: string, query: string): boolean {
   const has = (w: string) => text.toLowerCase().includes(w.toLowerCase());
-  const terms = (query.match(/[+-]?"[^"]*"|\S+/g) ?? []).map((t) => ({ sign: /^[+-]/.test(t) ? t[0] : '', word: t.replace(/^[+-]/, '').replace(/^"|"$/g, '').replace(/\*$/, '') })).filter((t) => t.word !== '');
+  const terms = (query.match(/[+-]?"[^"]*"|\S+/g) ?? [])
+    .map((t) => ({
+      sign: /^[+-]/.test(t) ? t[0] : '',
+      word: t.replace(/^[+-]/, '').replace(/^"|"$/g, '').replace(/\*$/, ''),
+    }))
+    .filter((t) => t.word !== '');
   const required = terms.filter((t) => t.sign === '+');
   const optional = terms.filter((t) => t.sign === '');
-  return required.every((t) => has(t.word)) && terms.filter((t) => t.sign === '-').every((t) => !has(t.word)) && (required.length > 0 || optional.length === 0 || optional.some((t) => has(t.word)));
+  return (
+    required.every((t) => has(t.word)) &&
+    terms.filter((t) => t.sign === '-').every((t) => !has(t.word)) &&
+    (required.length > 0 || optional.length === 0 || optional.some((t) => has(t.word)))
+  );
 }
 
 // Wrong-type payloads (a quote as a number) are rejected for every parameter; the empty ones only for text.
-const cases = TARGETS.flatMap((t) => (t.parameter.includes('Token') || t.parameter === 'Authorization' ? [''] : PAYLOADS).map((p) => ({ t, p })));
+const cases = TARGETS.flatMap((t) =>
+  (t.parameter.includes('Token') || t.parameter === 'Authorization' ? [''] : PAYLOADS).map((p) => ({ t, p })),
+);
 
 describe(`SQL injection: ${PAYLOADS.length} payloads through ${TARGETS.length} parameters`, () => {
   const canary = `${dkBase}&sort=${enc(col)}`;
@@ -155,8 +331,13 @@ describe(`SQL injection: ${PAYLOADS.length} payloads through ${TARGETS.length} p
         const words = (p.match(/[\p{L}\p{N}_]+/gu) ?? []).join(' ');
         if (t.expect === 'words' && words === '' && rows(t.area, res.body).length === 0) continue;
         const baseline = t.expect === 'words' ? t.url(words) : t.baseline!;
-        if (!baselines.has(baseline)) baselines.set(baseline, JSON.stringify(rows(t.area, (await app.inject({ url: baseline, headers: t.headers ?? {} })).body)));
-        if (JSON.stringify(rows(t.area, res.body)) !== baselines.get(baseline)) problems.push(`${where}: rows differ from ${baseline}`);
+        if (!baselines.has(baseline))
+          baselines.set(
+            baseline,
+            JSON.stringify(rows(t.area, (await app.inject({ url: baseline, headers: t.headers ?? {} })).body)),
+          );
+        if (JSON.stringify(rows(t.area, res.body)) !== baselines.get(baseline))
+          problems.push(`${where}: rows differ from ${baseline}`);
       }
     }
     expect(problems).toEqual([]);

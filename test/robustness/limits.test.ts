@@ -6,11 +6,49 @@ import { testApp } from '../helpers/app.js';
 const { app } = await testApp();
 
 const areas = [
-  { prefix: '/archive', path: '/archive/metadata/x', type: /^text\/html/, shape: (body: string) => expect(body).toMatch(/<title>4\d\d /) },
-  { prefix: '/marketcheck', path: '/marketcheck/popular/cars', type: /^application\/json/, shape: (body: string) => expect(JSON.parse(body)).toMatchObject({ code: expect.any(Number), message: expect.any(String) }) },
-  { prefix: '/appcenter', path: '/appcenter/v0.1/apps/o/a/releases', type: /^application\/json/, shape: (body: string) => expect(JSON.parse(body)).toMatchObject({ statusCode: expect.any(Number), code: expect.any(String), message: expect.any(String) }) },
-  { prefix: '/agco', path: '/agco/api/v2/StringDefinitions', type: /^application\/json/, shape: (body: string) => expect(Object.keys(JSON.parse(body)).sort()).toEqual(['DeveloperMessage', 'ErrorCode', 'MoreInfo', 'UserMessage']) },
-  { prefix: '/dkan', path: '/dkan/datastore/query/x/0', type: /^application\/json/, shape: (body: string) => expect(JSON.parse(body)).toMatchObject({ message: expect.any(String), status: expect.any(Number) }) },
+  {
+    prefix: '/archive',
+    path: '/archive/metadata/x',
+    type: /^text\/html/,
+    shape: (body: string) => expect(body).toMatch(/<title>4\d\d /),
+  },
+  {
+    prefix: '/marketcheck',
+    path: '/marketcheck/popular/cars',
+    type: /^application\/json/,
+    shape: (body: string) =>
+      expect(JSON.parse(body)).toMatchObject({ code: expect.any(Number), message: expect.any(String) }),
+  },
+  {
+    prefix: '/appcenter',
+    path: '/appcenter/v0.1/apps/o/a/releases',
+    type: /^application\/json/,
+    shape: (body: string) =>
+      expect(JSON.parse(body)).toMatchObject({
+        statusCode: expect.any(Number),
+        code: expect.any(String),
+        message: expect.any(String),
+      }),
+  },
+  {
+    prefix: '/agco',
+    path: '/agco/api/v2/StringDefinitions',
+    type: /^application\/json/,
+    shape: (body: string) =>
+      expect(Object.keys(JSON.parse(body)).sort()).toEqual([
+        'DeveloperMessage',
+        'ErrorCode',
+        'MoreInfo',
+        'UserMessage',
+      ]),
+  },
+  {
+    prefix: '/dkan',
+    path: '/dkan/datastore/query/x/0',
+    type: /^application\/json/,
+    shape: (body: string) =>
+      expect(JSON.parse(body)).toMatchObject({ message: expect.any(String), status: expect.any(Number) }),
+  },
 ];
 
 describe.each(areas)('request bounds under $prefix', ({ path, type, shape }) => {

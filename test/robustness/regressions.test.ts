@@ -7,14 +7,23 @@ const { app, store } = await testApp();
 const cat = await loadCatalog(app, store);
 
 describe('names of Object.prototype members are plain values', () => {
-  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('MarketCheck country=%s is a 400 naming the parameter', async (v) => {
-    const res = await app.inject(`/marketcheck/popular/cars?api_key=k&car_type=used&country=${v}`);
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: 400, message: `Invalid value "${v}" for parameter country: use us, ca, US or CA` });
-  });
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    'MarketCheck country=%s is a 400 naming the parameter',
+    async (v) => {
+      const res = await app.inject(`/marketcheck/popular/cars?api_key=k&car_type=used&country=${v}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        code: 400,
+        message: `Invalid value "${v}" for parameter country: use us, ca, US or CA`,
+      });
+    },
+  );
 
   it.each(['constructor', '__proto__', 'hasOwnProperty'])('AGCO Accept: %s falls back to JSON', async (accept) => {
-    const res = await app.inject({ url: '/agco/api/v2/StringDefinitions?limit=1', headers: { authorization: `Bearer ${cat.agco.tokens[0]}`, accept } });
+    const res = await app.inject({
+      url: '/agco/api/v2/StringDefinitions?limit=1',
+      headers: { authorization: `Bearer ${cat.agco.tokens[0]}`, accept },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
   });
@@ -24,7 +33,11 @@ describe('names of Object.prototype members are plain values', () => {
     const res = await app.inject('/__mockyard/requests?limit=1');
     expect(res.statusCode).toBe(200);
     const query = (JSON.parse(res.body) as { requests: { query: object }[] }).requests[0]!.query;
-    expect(Object.entries(query)).toEqual([['constructor', 'a'], ['__proto__', 'b'], ['toString', ['c', 'd']]]);
+    expect(Object.entries(query)).toEqual([
+      ['constructor', 'a'],
+      ['__proto__', 'b'],
+      ['toString', ['c', 'd']],
+    ]);
   });
 });
 
@@ -34,11 +47,17 @@ describe("DKAN match: placeholders and values line up whatever the terms' order"
   const base = `/dkan/datastore/query/${dk.datasetId}/${dk.index}?limit=50&properties=${enc(col)}`;
 
   it.each([
-    ['an optional term before an excluded one', 'tablet -acetaminophen', (t: string) => t.includes('tablet') && !t.includes('acetaminophen')],
+    [
+      'an optional term before an excluded one',
+      'tablet -acetaminophen',
+      (t: string) => t.includes('tablet') && !t.includes('acetaminophen'),
+    ],
     ['an excluded term before a required one', '-tablet +mg', (t: string) => !t.includes('tablet') && t.includes('mg')],
     ['optional, required, excluded', 'oral +tablet -er', (t: string) => t.includes('tablet') && !/er/.test(t)],
   ])('%s (%s)', async (_, query, fits) => {
-    const res = await app.inject(`${base}&conditions[0][property]=${enc(col)}&conditions[0][operator]=match&conditions[0][value]=${enc(query)}`);
+    const res = await app.inject(
+      `${base}&conditions[0][property]=${enc(col)}&conditions[0][operator]=match&conditions[0][value]=${enc(query)}`,
+    );
     expect(res.statusCode).toBe(200);
     const rows = res.json().results as Record<string, string>[];
     expect(rows.length).toBeGreaterThan(0);
@@ -58,16 +77,21 @@ describe('App Center error messages', () => {
 describe('DKAN match stays within SQLite expression limits', () => {
   const ds = '64a7a500-244b-5d74-a23c-d84bc7dec470';
   const match = (words: number, columns = 'ndc_description') =>
-    app.inject(`/dkan/datastore/query/${ds}/1?limit=1&conditions=${encodeURIComponent(JSON.stringify([{ property: columns, value: Array.from({ length: words }, (_, i) => `w${i}`).join(' '), operator: 'match' }]))}`);
+    app.inject(
+      `/dkan/datastore/query/${ds}/1?limit=1&conditions=${encodeURIComponent(JSON.stringify([{ property: columns, value: Array.from({ length: words }, (_, i) => `w${i}`).join(' '), operator: 'match' }]))}`,
+    );
 
   it('serves 100 words', async () => {
     expect((await match(100)).statusCode).toBe(200);
   });
 
-  it.each([101, 1500])('answers %i words with DKAN\'s 400, not a 500', async (words) => {
+  it.each([101, 1500])("answers %i words with DKAN's 400, not a 500", async (words) => {
     const res = await match(words);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ message: 'JSON Schema validation failed.', data: { keyword: 'maxItems', pointer: 'conditions/0/value' } });
+    expect(res.json()).toMatchObject({
+      message: 'JSON Schema validation failed.',
+      data: { keyword: 'maxItems', pointer: 'conditions/0/value' },
+    });
   });
 
   it('answers more than 20 columns with a 400', async () => {

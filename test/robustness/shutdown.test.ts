@@ -24,7 +24,13 @@ function get(url: string, headers: Record<string, string> = {}): Promise<Result>
     const req = http.get(url, { headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, body: Buffer.concat(chunks), length: res.headers['content-length'] ? Number(res.headers['content-length']) : null }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          body: Buffer.concat(chunks),
+          length: res.headers['content-length'] ? Number(res.headers['content-length']) : null,
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -32,7 +38,9 @@ function get(url: string, headers: Record<string, string> = {}): Promise<Result>
 }
 
 function start(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [cli, '--port', '0', '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, '--port', '0', '--log-level', 'warn'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -54,7 +62,9 @@ describe('graceful shutdown of the CLI', () => {
     const started = await start();
     child = started.child;
     const { url } = started;
-    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child!.once('exit', (code) => resolve({ code, at: Date.now() })));
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+      child!.once('exit', (code) => resolve({ code, at: Date.now() })),
+    );
 
     const dk = cat.dkan[0]!;
     const item = cat.archive.find((i) => i.status === 'ok')!;
@@ -63,11 +73,18 @@ describe('graceful shutdown of the CLI', () => {
       get(`${url}/dkan/datastore/query/${dk.datasetId}/${dk.index}?limit=200`, { prefer: 'delay=1500' }),
       get(`${url}/dkan/datastore/query/${dk.distributionId}?limit=50&offset=100`, { prefer: 'delay=1200' }),
       get(`${url}/archive/download/${item.identifier}/${encodeURIComponent(file)}`, { prefer: 'fault=slow' }),
-      get(`${url}/agco/api/v2/StringDefinitions?limit=100&includeTranslations=true`, { authorization: `Bearer ${cat.agco.tokens[0]}`, prefer: 'delay=1000' }),
+      get(`${url}/agco/api/v2/StringDefinitions?limit=100&includeTranslations=true`, {
+        authorization: `Bearer ${cat.agco.tokens[0]}`,
+        prefer: 'delay=1000',
+      }),
     ];
     // A steady stream of ordinary requests on new connections, before and after the signal.
     const stream: Promise<Result | Error>[] = [];
-    const streamUrls = [`${url}/marketcheck/popular/cars?api_key=k&car_type=used`, `${url}/archive/metadata/${item.identifier}`, `${url}/__mockyard/health`];
+    const streamUrls = [
+      `${url}/marketcheck/popular/cars?api_key=k&car_type=used`,
+      `${url}/archive/metadata/${item.identifier}`,
+      `${url}/__mockyard/health`,
+    ];
     let n = 0;
     const timer = setInterval(() => stream.push(get(streamUrls[n++ % streamUrls.length]!).catch((e: Error) => e)), 20);
 
@@ -92,7 +109,9 @@ describe('graceful shutdown of the CLI', () => {
     }
     expect(JSON.parse(results[0]!.body.toString()).results).toHaveLength(200);
     expect(JSON.parse(results[1]!.body.toString()).results).toHaveLength(50);
-    expect(results[2]!.body.equals(readFileSync(path.join(store.filesDir, 'archive', item.identifier, file)))).toBe(true);
+    expect(results[2]!.body.equals(readFileSync(path.join(store.filesDir, 'archive', item.identifier, file)))).toBe(
+      true,
+    );
     expect(JSON.parse(results[3]!.body.toString()).Entities.length).toBeGreaterThan(0);
 
     const exit = await exited;
@@ -107,6 +126,7 @@ describe('graceful shutdown of the CLI', () => {
       expect([200, 503]).toContain(r.status);
       if (r.length !== null) expect(r.body.length).toBe(r.length);
     }
-    for (const e of outcomes.filter((r): r is Error => r instanceof Error)) expect((e as NodeJS.ErrnoException).code).toMatch(/ECONNREFUSED|ECONNRESET/);
+    for (const e of outcomes.filter((r): r is Error => r instanceof Error))
+      expect((e as NodeJS.ErrnoException).code).toMatch(/ECONNREFUSED|ECONNRESET/);
   });
 });

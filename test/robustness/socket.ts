@@ -22,7 +22,12 @@ function dechunk(body: Buffer): Buffer {
 }
 
 /** Sends `GET <target>` (a string written as latin1, or raw bytes) and reads until the server closes. */
-export function rawRequest(port: number, target: string | Buffer, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<RawResponse> {
+export function rawRequest(
+  port: number,
+  target: string | Buffer,
+  headers: Record<string, string> = {},
+  timeoutMs = 10_000,
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -50,9 +55,17 @@ export function rawRequest(port: number, target: string | Buffer, headers: Recor
       const body = out['transfer-encoding'] === 'chunked' ? dechunk(rest) : rest;
       resolve({ status: Number(head[0]!.split(' ')[1]), headers: out, body: body.toString('utf8') });
     });
-    const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const extra = Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
     const start = Buffer.from('GET ', 'latin1');
     const t = typeof target === 'string' ? Buffer.from(target, 'latin1') : target;
-    socket.end(Buffer.concat([start, t, Buffer.from(` HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}\r\n`, 'latin1')]));
+    socket.end(
+      Buffer.concat([
+        start,
+        t,
+        Buffer.from(` HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}\r\n`, 'latin1'),
+      ]),
+    );
   });
 }

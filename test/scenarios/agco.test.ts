@@ -31,14 +31,26 @@ await putScenario(app, 'deleted-language', {
         ],
       },
       // Its only translation is in a deleted language.
-      { Id: 'Dash.Orphan', DescriptionForTranslator: 'Only Finnish', Translations: [{ LanguageId: 1035, StringValue: 'Nopeus orpo' }] },
-      { Id: 'Dash.Fixed', DescriptionForTranslator: 'Given timestamp', Timestamp: ts(9000), Translations: [{ LanguageId: 1033, StringValue: 'Speed limit', Timestamp: ts(9001) }] },
+      {
+        Id: 'Dash.Orphan',
+        DescriptionForTranslator: 'Only Finnish',
+        Translations: [{ LanguageId: 1035, StringValue: 'Nopeus orpo' }],
+      },
+      {
+        Id: 'Dash.Fixed',
+        DescriptionForTranslator: 'Given timestamp',
+        Timestamp: ts(9000),
+        Translations: [{ LanguageId: 1033, StringValue: 'Speed limit', Timestamp: ts(9001) }],
+      },
     ],
   },
 });
 
 async function get(params: Record<string, string | number | boolean>, token = 'scenario-token') {
-  const res = await app.inject({ url: `${PATH}${qs(params)}`, headers: inScenario('deleted-language', { authorization: `Bearer ${token}` }) });
+  const res = await app.inject({
+    url: `${PATH}${qs(params)}`,
+    headers: inScenario('deleted-language', { authorization: `Bearer ${token}` }),
+  });
   expectContract(OP, res);
   return res;
 }
@@ -65,7 +77,11 @@ describe('AGCO in a scenario', () => {
     expect(withDeleted.Entities[1]!.Translations!.map((t) => t.StringValue)).toEqual(['Nopeus orpo']);
     // stringText searches only the languages shown: the orphan's only match is in a deleted language.
     expect((await page({ includeTranslations: true, stringText: 'Nopeus*' })).Entities).toEqual([]);
-    expect((await page({ includeTranslations: true, stringText: 'Nopeus*', includeDeletedLanguages: true })).Entities.map((d) => d.Id)).toEqual(['Dash.Orphan']);
+    expect(
+      (await page({ includeTranslations: true, stringText: 'Nopeus*', includeDeletedLanguages: true })).Entities.map(
+        (d) => d.Id,
+      ),
+    ).toEqual(['Dash.Orphan']);
   });
 
   it('languageIds keeps only those translations', async () => {
@@ -75,9 +91,13 @@ describe('AGCO in a scenario', () => {
 
   it('matchingTranslationsOnly decides whether the other translations come along', async () => {
     const only = await page({ includeTranslations: true, stringText: 'Geschw*' });
-    expect(only.Entities.map((d) => [d.Id, d.Translations!.map((t) => t.LanguageId)])).toEqual([['Dash.Speed', [1031]]]);
+    expect(only.Entities.map((d) => [d.Id, d.Translations!.map((t) => t.LanguageId)])).toEqual([
+      ['Dash.Speed', [1031]],
+    ]);
     const all = await page({ includeTranslations: true, stringText: 'Geschw*', matchingTranslationsOnly: false });
-    expect(all.Entities.map((d) => [d.Id, d.Translations!.map((t) => t.LanguageId)])).toEqual([['Dash.Speed', [1031, 1033]]]);
+    expect(all.Entities.map((d) => [d.Id, d.Translations!.map((t) => t.LanguageId)])).toEqual([
+      ['Dash.Speed', [1031, 1033]],
+    ]);
   });
 
   it('modifiedAfterTimestamp pages on from a given Timestamp', async () => {
@@ -89,7 +109,7 @@ describe('AGCO in a scenario', () => {
     expect((await page({ modifiedAfterTimestamp: ts(9000) })).Entities).toEqual([]);
   });
 
-  it('accepts only the scenario\'s tokens when it lists some, and the generated data stays apart', async () => {
+  it("accepts only the scenario's tokens when it lists some, and the generated data stays apart", async () => {
     expect((await get({}, 'other-token')).statusCode).toBe(401);
     const generated = await app.inject({ url: `${PATH}?limit=1`, headers: { authorization: 'Bearer other-token' } });
     expectContract(OP, generated);

@@ -24,9 +24,21 @@ const threeReleases = {
           { name: 'Retired', deleted: true, members: ['tina'] },
         ],
         releases: [
-          { id: 1, version: '100', short_version: '1.0.0', uploaded_at: '2025-01-10T09:00:00Z', distribution_groups: [{ name: 'Staff' }, { name: 'Testers' }] },
+          {
+            id: 1,
+            version: '100',
+            short_version: '1.0.0',
+            uploaded_at: '2025-01-10T09:00:00Z',
+            distribution_groups: [{ name: 'Staff' }, { name: 'Testers' }],
+          },
           { id: 2, version: '101', short_version: '1.0.1', uploaded_at: '2025-02-10T09:00:00Z' },
-          { id: 3, version: '102', short_version: '1.1.0', uploaded_at: '2025-03-10T09:00:00Z', distribution_groups: [{ name: 'Retired' }] },
+          {
+            id: 3,
+            version: '102',
+            short_version: '1.1.0',
+            uploaded_at: '2025-03-10T09:00:00Z',
+            distribution_groups: [{ name: 'Retired' }],
+          },
         ],
       },
     ],
@@ -35,23 +47,35 @@ const threeReleases = {
 };
 
 async function releases(scenario: string, token: string, query = '') {
-  const res = await app.inject({ url: `/appcenter/v0.1/apps/acme/Shop/releases${query}`, headers: inScenario(scenario, { 'x-api-token': token }) });
+  const res = await app.inject({
+    url: `/appcenter/v0.1/apps/acme/Shop/releases${query}`,
+    headers: inScenario(scenario, { 'x-api-token': token }),
+  });
   expectContract(OP, res);
   return res;
 }
 
 describe('App Center in a scenario', () => {
-  it('answers exactly the scenario\'s releases, newest first, with computed destinations', async () => {
+  it("answers exactly the scenario's releases, newest first, with computed destinations", async () => {
     const created = await putScenario(app, 'three-releases', threeReleases);
     expect(created.json.counts).toEqual({ appcenter: { users: 3, apps: 1, releases: 3 } });
     const res = await releases('three-releases', 'owner-token');
     expect(res.statusCode).toBe(200);
-    const list = res.json() as { id: number; short_version: string; uploaded_at: string; distribution_groups: { name: string; id: string; is_latest: boolean }[]; destinations: unknown[] }[];
+    const list = res.json() as {
+      id: number;
+      short_version: string;
+      uploaded_at: string;
+      distribution_groups: { name: string; id: string; is_latest: boolean }[];
+      destinations: unknown[];
+    }[];
     expect(list.map((r) => r.id)).toEqual([3, 2, 1]);
     expect(list[2]!.uploaded_at).toBe('2025-01-10T09:00:00.000Z');
     // The deleted group is not shown; the live ones get a stable id and is_latest.
     expect(list[0]!.distribution_groups).toEqual([]);
-    expect(list[2]!.distribution_groups.map((g) => [g.name, g.is_latest])).toEqual([['Staff', true], ['Testers', true]]);
+    expect(list[2]!.distribution_groups.map((g) => [g.name, g.is_latest])).toEqual([
+      ['Staff', true],
+      ['Testers', true],
+    ]);
     expect(list[2]!.distribution_groups[0]!.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(list[2]!.destinations).toHaveLength(2);
   });
@@ -66,32 +90,50 @@ describe('App Center in a scenario', () => {
     expect((res.json() as { id: number }[]).map((r) => r.id)).toEqual([1]);
     // tina sees the app through the Testers group only; the owner's org membership gives owner everything.
     expect((await releases('three-releases', 'tina-token')).json()).toHaveLength(3);
-    expect((await releases('three-releases', 'owner-token', '?scope=tester')).json().map((r: { id: number }) => r.id)).toEqual([1]);
+    expect(
+      (await releases('three-releases', 'owner-token', '?scope=tester')).json().map((r: { id: number }) => r.id),
+    ).toEqual([1]);
   });
 
-  it('uses the scenario\'s users: an outsider gets 404, an unknown token 401, and generated tokens do not work', async () => {
+  it("uses the scenario's users: an outsider gets 404, an unknown token 401, and generated tokens do not work", async () => {
     expect((await releases('three-releases', 'outsider-token')).statusCode).toBe(404);
     expect((await releases('three-releases', 'nobody')).statusCode).toBe(401);
     expect((await releases('three-releases', 'a11ce0000000000000000000000000000000a11c')).statusCode).toBe(401);
   });
 
   it('works with the /scenarios/{name} path prefix too', async () => {
-    const res = await app.inject({ url: '/scenarios/three-releases/appcenter/v0.1/apps/acme/Shop/releases?top=1', headers: { 'x-api-token': 'owner-token' } });
+    const res = await app.inject({
+      url: '/scenarios/three-releases/appcenter/v0.1/apps/acme/Shop/releases?top=1',
+      headers: { 'x-api-token': 'owner-token' },
+    });
     expectContract(OP, res);
     expect(res.json().map((r: { id: number }) => r.id)).toEqual([3]);
   });
 
   it('is isolated: generated data outside the scenario, and a second scenario in parallel', async () => {
-    const one = { appcenter: { ...threeReleases.appcenter, apps: [{ ...threeReleases.appcenter.apps[0]!, releases: threeReleases.appcenter.apps[0]!.releases.slice(0, 1) }] } };
+    const one = {
+      appcenter: {
+        ...threeReleases.appcenter,
+        apps: [
+          { ...threeReleases.appcenter.apps[0]!, releases: threeReleases.appcenter.apps[0]!.releases.slice(0, 1) },
+        ],
+      },
+    };
     await putScenario(app, 'one-release', one);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => releases(i % 2 === 0 ? 'three-releases' : 'one-release', 'owner-token')),
     );
     results.forEach((res, i) => expect(res.json()).toHaveLength(i % 2 === 0 ? 3 : 1));
     // Without a scenario: the generated world, where acme/Shop does not exist and alice's token works.
-    const generated = await app.inject({ url: '/appcenter/v0.1/apps/acme/Shop/releases', headers: { 'x-api-token': 'owner-token' } });
+    const generated = await app.inject({
+      url: '/appcenter/v0.1/apps/acme/Shop/releases',
+      headers: { 'x-api-token': 'owner-token' },
+    });
     expect(generated.statusCode).toBe(401);
-    const alice = await app.inject({ url: '/appcenter/v0.1/apps/alice/Pocket-Notes/releases', headers: { 'x-api-token': 'a11ce0000000000000000000000000000000a11c' } });
+    const alice = await app.inject({
+      url: '/appcenter/v0.1/apps/alice/Pocket-Notes/releases',
+      headers: { 'x-api-token': 'a11ce0000000000000000000000000000000a11c' },
+    });
     expectContract(OP, alice);
     expect(alice.json().length).toBeGreaterThan(3);
   });

@@ -37,9 +37,16 @@ async function query(index: number, q: string) {
 
 describe('DKAN in a scenario', () => {
   it('makes DKAN column names and infers types, so numbers compare as numbers', async () => {
-    const res = await query(0, 'conditions[0][property]=units&conditions[0][value]=9&conditions[0][operator]=>&sorts[0][property]=units&sorts[0][order]=asc');
+    const res = await query(
+      0,
+      'conditions[0][property]=units&conditions[0][value]=9&conditions[0][operator]=>&sorts[0][property]=units&sorts[0][order]=asc',
+    );
     expect(res.statusCode).toBe(200);
-    const body = res.json() as { results: Record<string, string>[]; count: number; schema: Record<string, { fields: Record<string, { type: string }> }> };
+    const body = res.json() as {
+      results: Record<string, string>[];
+      count: number;
+      schema: Record<string, { fields: Record<string, { type: string }> }>;
+    };
     expect(body.results.map((r) => r.drug_name)).toEqual(['Aspirin', 'Naproxen']);
     expect(body.count).toBe(2);
     expect(body.results[0]).toEqual({ drug_name: 'Aspirin', price: '2.50', units: '10', as_of: '2025-01-02' });
@@ -47,10 +54,22 @@ describe('DKAN in a scenario', () => {
 
   it('sorts by a decimal column and a date, and counts', async () => {
     const byPrice = (await query(0, 'sorts[0][property]=price&sorts[0][order]=desc')).json();
-    expect(byPrice.results.map((r: { drug_name: string }) => r.drug_name)).toEqual(['Ibuprofen', 'Naproxen', 'Aspirin', 'aspirin plus']);
-    const byDate = (await query(0, 'sort=as_of asc&conditions[0][property]=as_of&conditions[0][operator]=not_empty')).json();
+    expect(byPrice.results.map((r: { drug_name: string }) => r.drug_name)).toEqual([
+      'Ibuprofen',
+      'Naproxen',
+      'Aspirin',
+      'aspirin plus',
+    ]);
+    const byDate = (
+      await query(0, 'sort=as_of asc&conditions[0][property]=as_of&conditions[0][operator]=not_empty')
+    ).json();
     expect(byDate.results.map((r: { as_of: string }) => r.as_of)).toEqual(['2024-12-31', '2025-01-02', '2025-03-01']);
-    const count = (await query(0, 'conditions[0][property]=drug_name&conditions[0][value]=aspirin%25&conditions[0][operator]=like&results=false')).json();
+    const count = (
+      await query(
+        0,
+        'conditions[0][property]=drug_name&conditions[0][value]=aspirin%25&conditions[0][operator]=like&results=false',
+      )
+    ).json();
     expect(count.count).toBe(2);
     expect(count.results).toBeUndefined();
   });
@@ -60,8 +79,11 @@ describe('DKAN in a scenario', () => {
     expect(body.results.map((r: { label: string }) => r.label)).toEqual(['one', 'two', 'ten']);
   });
 
-  it('knows only the scenario\'s datasets inside it, and none of them outside', async () => {
-    const unknown = await app.inject({ url: '/dkan/datastore/query/64a7a500-244b-5d74-a23c-d84bc7dec470/0?limit=1', headers: inScenario('drugs') });
+  it("knows only the scenario's datasets inside it, and none of them outside", async () => {
+    const unknown = await app.inject({
+      url: '/dkan/datastore/query/64a7a500-244b-5d74-a23c-d84bc7dec470/0?limit=1',
+      headers: inScenario('drugs'),
+    });
     expectContract(OP_DATASET_INDEX, unknown);
     expect(unknown.statusCode).toBe(404);
     const outside = await app.inject({ url: '/dkan/datastore/query/prices/0' });

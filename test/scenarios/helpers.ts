@@ -3,10 +3,17 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 
 /** PUT /__mockyard/scenarios/{name}; fails the test unless it answers 200 or 201. */
-export async function putScenario(app: FastifyInstance, name: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+export async function putScenario(
+  app: FastifyInstance,
+  name: string,
+  body: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const res = await app.inject({ method: 'PUT', url: `/__mockyard/scenarios/${name}`, payload: body as object });
   expect([200, 201], res.body).toContain(res.statusCode);
   return { status: res.statusCode, json: res.json() };
 }
 
-export const inScenario = (name: string, headers: Record<string, string> = {}) => ({ ...headers, 'mockyard-scenario': name });
+export const inScenario = (name: string, headers: Record<string, string> = {}) => ({
+  ...headers,
+  'mockyard-scenario': name,
+});

@@ -10,12 +10,57 @@ const { app } = await testApp();
 const body = (variant: string, n: number) => ({
   appcenter: {
     users: [{ name: 'u', token: 'u-token' }],
-    apps: [{ owner: 'u', name: 'App', releases: Array.from({ length: n }, (_, i) => ({ id: i + 1, version: `${variant}${i}`, short_version: `${n}.${i}`, uploaded_at: `2025-0${i + 1}-01T00:00:00Z` })) }],
+    apps: [
+      {
+        owner: 'u',
+        name: 'App',
+        releases: Array.from({ length: n }, (_, i) => ({
+          id: i + 1,
+          version: `${variant}${i}`,
+          short_version: `${n}.${i}`,
+          uploaded_at: `2025-0${i + 1}-01T00:00:00Z`,
+        })),
+      },
+    ],
   },
-  agco: { definitions: Array.from({ length: n }, (_, i) => ({ Id: `Def.${i}`, DescriptionForTranslator: `${variant} ${i}`, Translations: [{ LanguageId: 1033, StringValue: `${variant} text ${i}` }] })) },
-  marketcheck: { listings: Array.from({ length: n }, (_, i) => ({ make: 'Make', model: `${variant}-${i % 2}`, car_type: 'used', state: 'TX', city: 'Austin', price: 1000 * (i + 1), miles: 10, dom: 1 })) },
-  archive: { items: [{ identifier: 'same-id', files: [{ name: 'a.txt', content: `${variant}\n`.repeat(n) }, { name: 'b.bin', size: 4096 * n }] }] },
-  dkan: { datasets: [{ id: 'same-id', resources: [{ rows: Array.from({ length: n }, (_, i) => ({ label: `${variant}${i}`, n: i })) }] }] },
+  agco: {
+    definitions: Array.from({ length: n }, (_, i) => ({
+      Id: `Def.${i}`,
+      DescriptionForTranslator: `${variant} ${i}`,
+      Translations: [{ LanguageId: 1033, StringValue: `${variant} text ${i}` }],
+    })),
+  },
+  marketcheck: {
+    listings: Array.from({ length: n }, (_, i) => ({
+      make: 'Make',
+      model: `${variant}-${i % 2}`,
+      car_type: 'used',
+      state: 'TX',
+      city: 'Austin',
+      price: 1000 * (i + 1),
+      miles: 10,
+      dom: 1,
+    })),
+  },
+  archive: {
+    items: [
+      {
+        identifier: 'same-id',
+        files: [
+          { name: 'a.txt', content: `${variant}\n`.repeat(n) },
+          { name: 'b.bin', size: 4096 * n },
+        ],
+      },
+    ],
+  },
+  dkan: {
+    datasets: [
+      {
+        id: 'same-id',
+        resources: [{ rows: Array.from({ length: n }, (_, i) => ({ label: `${variant}${i}`, n: i })) }],
+      },
+    ],
+  },
 });
 
 const requests: { url: string; headers: Record<string, string> }[] = [
@@ -59,7 +104,12 @@ describe('scenarios are deterministic and isolated in every area', () => {
     left.forEach((hash, i) => {
       if (!requests[i]!.url.endsWith('b.bin')) expect(hash, requests[i]!.url).not.toBe(right[i]);
     });
-    const sizes = await Promise.all(['left', 'right'].map(async (s) => (await app.inject({ url: '/archive/download/same-id/b.bin', headers: inScenario(s) })).rawPayload.length));
+    const sizes = await Promise.all(
+      ['left', 'right'].map(
+        async (s) =>
+          (await app.inject({ url: '/archive/download/same-id/b.bin', headers: inScenario(s) })).rawPayload.length,
+      ),
+    );
     expect(sizes).toEqual([8192, 16384]);
     const text = await app.inject({ url: '/archive/download/same-id/a.txt', headers: inScenario('right') });
     expect(text.body).toBe('R\n'.repeat(4));
@@ -68,7 +118,10 @@ describe('scenarios are deterministic and isolated in every area', () => {
   it('leaves the generated data alone', async () => {
     expect((await app.inject('/archive/metadata/same-id')).body).toBe('{}');
     expect((await app.inject('/dkan/datastore/query/same-id/0')).statusCode).toBe(404);
-    const agco = await app.inject({ url: '/agco/api/v2/StringDefinitions?limit=1', headers: { authorization: 'Bearer t' } });
+    const agco = await app.inject({
+      url: '/agco/api/v2/StringDefinitions?limit=1',
+      headers: { authorization: 'Bearer t' },
+    });
     expect(agco.json().Metadata.TotalCount).toBeGreaterThan(1000);
   });
 });

@@ -13,7 +13,18 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const apps = (releases: number) => ({
   appcenter: {
     users: [{ name: 'dev', token: 'dev-token' }],
-    apps: [{ owner: 'dev', name: 'App', releases: Array.from({ length: releases }, (_, i) => ({ id: i + 1, version: `${i}`, short_version: `1.${i}.0`, uploaded_at: `2025-05-0${i + 1}T12:00:00Z` })) }],
+    apps: [
+      {
+        owner: 'dev',
+        name: 'App',
+        releases: Array.from({ length: releases }, (_, i) => ({
+          id: i + 1,
+          version: `${i}`,
+          short_version: `1.${i}.0`,
+          uploaded_at: `2025-05-0${i + 1}T12:00:00Z`,
+        })),
+      },
+    ],
   },
 });
 
@@ -48,11 +59,15 @@ describe('scenarios in a running mockyard', () => {
       expect(await releaseIds(handle.areaUrls.appcenter)).toEqual([3, 2, 1]);
       expect(await releaseIds(`${server.url}/appcenter`, handle.headers)).toEqual([3, 2, 1]);
       await handle.remove();
-      const gone = await fetch(`${handle.areaUrls.appcenter}/v0.1/apps/dev/App/releases`, { headers: { 'x-api-token': 'dev-token' } });
+      const gone = await fetch(`${handle.areaUrls.appcenter}/v0.1/apps/dev/App/releases`, {
+        headers: { 'x-api-token': 'dev-token' },
+      });
       expect(gone.status).toBe(404);
       expect(await gone.text()).toContain('three-releases');
 
-      await expect(server.scenario('broken', { appcenter: { apps: [{ owner: 'x' }] } })).rejects.toThrow(/\/appcenter\/apps\/0/);
+      await expect(server.scenario('broken', { appcenter: { apps: [{ owner: 'x' }] } })).rejects.toThrow(
+        /\/appcenter\/apps\/0/,
+      );
     } finally {
       await server.close();
     }
@@ -95,13 +110,24 @@ describe('the README example', () => {
     const body = new Function(`return ${literal}`)() as unknown;
     const server = await startMockyard({ logLevel: 'silent' });
     try {
-      const res = await fetch(`${server.url}/__mockyard/scenarios/three-releases`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(`${server.url}/__mockyard/scenarios/three-releases`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(res.status, await res.clone().text()).toBe(201);
       const appcenter = `${server.url}/scenarios/three-releases/appcenter`;
-      const all = await fetch(`${appcenter}/v0.1/apps/owner/Shop/releases`, { headers: { 'X-API-Token': 'owner-token' } });
+      const all = await fetch(`${appcenter}/v0.1/apps/owner/Shop/releases`, {
+        headers: { 'X-API-Token': 'owner-token' },
+      });
       expect(((await all.json()) as { id: number }[]).map((r) => r.id)).toEqual([3, 2, 1]);
-      const tester = await fetch(`${appcenter}/v0.1/apps/owner/Shop/releases?published_only=true&scope=tester`, { headers: { 'X-API-Token': 'tina-token' } });
-      expect(((await tester.json()) as { short_version: string }[]).map((r) => r.short_version)).toEqual(['1.1.0', '1.0.0']);
+      const tester = await fetch(`${appcenter}/v0.1/apps/owner/Shop/releases?published_only=true&scope=tester`, {
+        headers: { 'X-API-Token': 'tina-token' },
+      });
+      expect(((await tester.json()) as { short_version: string }[]).map((r) => r.short_version)).toEqual([
+        '1.1.0',
+        '1.0.0',
+      ]);
     } finally {
       await server.close();
     }

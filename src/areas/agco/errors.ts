@@ -29,12 +29,24 @@ export function badRequest(userMessage: string, developerMessage?: string): Agco
 }
 
 export function apiError(error: AgcoError): ApiError {
-  return { ErrorCode: error.status, UserMessage: error.userMessage, DeveloperMessage: error.developerMessage, MoreInfo: MORE_INFO };
+  return {
+    ErrorCode: error.status,
+    UserMessage: error.userMessage,
+    DeveloperMessage: error.developerMessage,
+    MoreInfo: MORE_INFO,
+  };
 }
 
 /** The ApiError for a status, in the format the client negotiated. */
 export function formatApiError({ status, message, request, cause }: ErrorContext): ErrorAnswer {
-  const error = cause instanceof AgcoError ? cause : new AgcoError(status, message ?? naturalMessage(status, request), message ?? naturalDeveloperMessage(status, request));
+  const error =
+    cause instanceof AgcoError
+      ? cause
+      : new AgcoError(
+          status,
+          message ?? naturalMessage(status, request),
+          message ?? naturalDeveloperMessage(status, request),
+        );
   const type = mediaTypeOf(request);
   const body = apiError(error);
   return {
@@ -59,7 +71,11 @@ function naturalDeveloperMessage(status: number, request: FastifyRequest): strin
 
 export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: AgcoError): FastifyReply {
   const answer = formatApiError({ status: error.status, message: error.userMessage, request, cause: error });
-  return reply.code(error.status).headers(answer.headers ?? {}).type(answer.contentType).send(answer.body);
+  return reply
+    .code(error.status)
+    .headers(answer.headers ?? {})
+    .type(answer.contentType)
+    .send(answer.body);
 }
 
 /** A search over mockyard's work budget (--query-timeout): a 400 the client can act on by narrowing it. */

@@ -86,12 +86,16 @@ export function bindQuery(raw: Record<string, string | string[] | undefined>): Q
   for (const [name, value] of Object.entries(values)) {
     if ((BOOLEAN_PARAMS as readonly string[]).includes(name)) {
       const v = value.trim().toLowerCase();
-      if (v !== 'true' && v !== 'false') throw badRequest(`The value '${value}' is not valid for ${name}; use true or false.`);
+      if (v !== 'true' && v !== 'false')
+        throw badRequest(`The value '${value}' is not valid for ${name}; use true or false.`);
       (q as Record<string, boolean>)[name] = v === 'true';
     } else if (name === 'limit') {
       const n = Number(value.trim());
       if (!/^\s*\+?\d+\s*$/.test(value) || n < 1 || n > MAX_LIMIT) {
-        throw badRequest(`limit must be a whole number of at least 1; "${value}" is not.`, `limit must be an integer from 1 to ${MAX_LIMIT}.`);
+        throw badRequest(
+          `limit must be a whole number of at least 1; "${value}" is not.`,
+          `limit must be an integer from 1 to ${MAX_LIMIT}.`,
+        );
       }
       q.limit = n;
     } else {
@@ -129,12 +133,13 @@ export function parseFilter(q: Query): DefinitionFilter {
       );
     }
     const seen = new Set<string>();
-    if (ids.length > 0) stringIds = ids.filter((id) => {
-      const key = id.toLowerCase();
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
+    if (ids.length > 0)
+      stringIds = ids.filter((id) => {
+        const key = id.toLowerCase();
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
   }
 
   if (!includeTranslations) {
@@ -166,7 +171,9 @@ export function parseFilter(q: Query): DefinitionFilter {
     const parts = commaList(q.languageIds);
     const bad = parts.find((p) => !/^\d{1,9}$/.test(p));
     if (bad !== undefined) {
-      throw badRequest(`languageIds must be a comma-delimited list of language ids such as 1033,1031; "${bad}" is not one.`);
+      throw badRequest(
+        `languageIds must be a comma-delimited list of language ids such as 1033,1031; "${bad}" is not one.`,
+      );
     }
     languageIds = [...new Set(parts.map(Number))];
   }

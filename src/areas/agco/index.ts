@@ -17,7 +17,9 @@ export const agcoArea: AreaDefinition = {
   upstream: 'https://secure.agco-ats.com',
   plugin: stringDefinitionRoutes,
   catalog: (store, config) => ({
-    tokens: [...(storeCredentials(store, 'agco') ?? (config.agcoTokens.length > 0 ? config.agcoTokens : EXAMPLE_TOKENS))],
+    tokens: [
+      ...(storeCredentials(store, 'agco') ?? (config.agcoTokens.length > 0 ? config.agcoTokens : EXAMPLE_TOKENS)),
+    ],
     languages: listLanguages(store),
     stringIds: firstStringIds(store, 50),
   }),

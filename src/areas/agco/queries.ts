@@ -15,7 +15,14 @@ type Params = Record<string, string | number | bigint>;
 /** Runs statements where the caller decides (the query pool, under a time limit); one result per statement. */
 export type Run = (steps: Step[]) => Promise<unknown[]>;
 
-function textCondition(column: string, ftsTable: string, rowid: string, match: TextMatch, name: string, params: Params): string | null {
+function textCondition(
+  column: string,
+  ftsTable: string,
+  rowid: string,
+  match: TextMatch,
+  name: string,
+  params: Params,
+): string | null {
   if (match.kind === 'all') return null;
   if (match.kind === 'glob') {
     params[name] = match.pattern;
@@ -69,7 +76,9 @@ function plan(f: DefinitionFilter): Plan {
     translationMatch = textCondition('t.value', 'agco_translations_fts', 't.rowid', f.stringText, 'stringText', params);
     const conditions = [...languages, ...(translationMatch ? [translationMatch] : [])];
     // One pass over the translations into a set of definitions beats a probe per definition.
-    where.push(`d.rowid IN (SELECT t.def_rowid FROM agco_translations t${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''})`);
+    where.push(
+      `d.rowid IN (SELECT t.def_rowid FROM agco_translations t${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''})`,
+    );
   }
   if (f.modifiedAfter !== null) {
     params.after = f.modifiedAfter;
@@ -90,7 +99,14 @@ type Read<T> = (sql: string, params: Params) => Promise<T[]>;
  * Order: by Timestamp ascending (unique, like a rowversion), so a client pages by passing the last
  * Timestamp it saw as modifiedAfterTimestamp; with stringIds, in the order the ids were given.
  */
-async function selectPage<T>(f: DefinitionFilter, p: Plan, select: string, read: Read<T>, store: FixtureStore, run: Run): Promise<DefinitionPage<T>> {
+async function selectPage<T>(
+  f: DefinitionFilter,
+  p: Plan,
+  select: string,
+  read: Read<T>,
+  store: FixtureStore,
+  run: Run,
+): Promise<DefinitionPage<T>> {
   const params = { ...p.params };
   if (f.stringIds) {
     params.ids = JSON.stringify(f.stringIds);
@@ -111,7 +127,11 @@ async function selectPage<T>(f: DefinitionFilter, p: Plan, select: string, read:
 }
 
 /** The page with one JSON object text per definition, built by SQLite, translations included. */
-export async function findDefinitions(store: FixtureStore, run: Run, f: DefinitionFilter): Promise<DefinitionPage<string>> {
+export async function findDefinitions(
+  store: FixtureStore,
+  run: Run,
+  f: DefinitionFilter,
+): Promise<DefinitionPage<string>> {
   const p = plan(f);
   let select = DEFINITION_JSON;
   if (p.translations) {
@@ -129,9 +149,14 @@ type DefinitionRow = Omit<StringDefinition, 'DoNotTranslate'> & { rid: number; D
 type TranslationRow = StringTranslation & { rid: number };
 
 /** The same page as objects, for renderings other than JSON: the same rows, read as columns. */
-export async function findDefinitionObjects(store: FixtureStore, run: Run, f: DefinitionFilter): Promise<DefinitionPage<StringDefinition>> {
+export async function findDefinitionObjects(
+  store: FixtureStore,
+  run: Run,
+  f: DefinitionFilter,
+): Promise<DefinitionPage<StringDefinition>> {
   const p = plan(f);
-  const read: Read<DefinitionRow> = async (sql, params) => (await run([{ op: 'all', sql, params }]))[0] as DefinitionRow[];
+  const read: Read<DefinitionRow> = async (sql, params) =>
+    (await run([{ op: 'all', sql, params }]))[0] as DefinitionRow[];
   const page = await selectPage(f, p, DEFINITION_COLUMNS, read, store, run);
   const byRowid = new Map<number, StringDefinition>();
   const entities = page.entities.map(({ rid, DoNotTranslate, ...d }) => {
@@ -171,7 +196,9 @@ export interface LanguageRow {
 }
 
 export function listLanguages(store: FixtureStore): LanguageRow[] {
-  const rows = store.prepare('SELECT locale_id AS id, is_deleted AS deleted FROM agco_languages ORDER BY locale_id').all() as { id: number; deleted: number }[];
+  const rows = store
+    .prepare('SELECT locale_id AS id, is_deleted AS deleted FROM agco_languages ORDER BY locale_id')
+    .all() as { id: number; deleted: number }[];
   return rows.map((r) => ({ id: r.id, deleted: r.deleted === 1 }));
 }
 

@@ -74,7 +74,9 @@ export async function pagedResponseXmlInSlices(page: PagedResponse, slice = 25):
   const parts: string[] = [shell.slice(0, at)];
   for (let i = 0; i < page.Entities.length; i += slice) {
     if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    parts.push(builder.build({ 'd2p1:StringDefinition': page.Entities.slice(i, i + slice).map(definitionXml) }) as string);
+    parts.push(
+      builder.build({ 'd2p1:StringDefinition': page.Entities.slice(i, i + slice).map(definitionXml) }) as string,
+    );
   }
   parts.push(shell.slice(at));
   return parts.join('');

@@ -20,7 +20,9 @@ const ignoreCase = (word: string): string =>
 
 const inAllFormats = <T>(schema: T, description: string) => ({
   description,
-  content: Object.fromEntries(['application/json', 'text/json', 'application/xml', 'text/xml'].map((t) => [t, { schema }])),
+  content: Object.fromEntries(
+    ['application/json', 'text/json', 'application/xml', 'text/xml'].map((t) => [t, { schema }]),
+  ),
 });
 
 export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
@@ -28,7 +30,11 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
 
   const render = async (store: FixtureStore, filter: DefinitionFilter, type: MediaType): Promise<string> => {
     // Fixture data is read-only, so a rendered page stays right as long as its store; clients poll the same queries.
-    const pages = store.lru<string>('agco:pages', () => ({ max: 500, maxSize: 16 * 1024 * 1024, sizeCalculation: (body) => body.length || 1 }));
+    const pages = store.lru<string>('agco:pages', () => ({
+      max: 500,
+      maxSize: 16 * 1024 * 1024,
+      sizeCalculation: (body) => body.length || 1,
+    }));
     const key = `${type} ${JSON.stringify(filter, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
     let body = pages.get(key);
     if (body === undefined) {
@@ -37,7 +43,8 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
         try {
           return await app.queryPool.run(store, steps, opts.config.queryTimeout);
         } catch (err) {
-          if (err instanceof WorkBudgetError) throw err.started ? searchTooLong(err.budgetMs) : searchBusy(err.budgetMs);
+          if (err instanceof WorkBudgetError)
+            throw err.started ? searchTooLong(err.budgetMs) : searchBusy(err.budgetMs);
           throw err;
         }
       };
@@ -59,7 +66,10 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
     const header = request.headers.authorization;
     const match = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
     if (!match) {
-      const why = header === undefined ? 'No Authorization header was sent.' : 'The Authorization header is not of the form "Bearer <token>".';
+      const why =
+        header === undefined
+          ? 'No Authorization header was sent.'
+          : 'The Authorization header is not of the form "Bearer <token>".';
       return sendApiError(request, reply, unauthorized(why));
     }
     // A scenario that lists its own tokens accepts only those.
@@ -90,7 +100,12 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
   });
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const type = mediaTypeOf(request);
-    return sendAs(reply, type, 200, await render(request.store, parseFilter(bindQuery(request.query as Record<string, string | string[]>)), type));
+    return sendAs(
+      reply,
+      type,
+      200,
+      await render(request.store, parseFilter(bindQuery(request.query as Record<string, string | string[]>)), type),
+    );
   };
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   typed.get('/api/v2/StringDefinitions', options(false), handler);

@@ -1,7 +1,6 @@
 // App Center's gateway error body: {message, statusCode, code}, with a per-request correlation id.
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import type { FastifyReply } from 'fastify';
 import { HttpError } from '../../platform/error-types.js';
 
 export interface GatewayError {
@@ -42,4 +41,3 @@ export function errorBody(statusCode: number, detail?: string): GatewayError {
   const text = (detail ?? kind.text).replace(/\.$/, '');
   return { message: `${text}. Correlation ID: ${randomUUID()}`, statusCode, code: kind.code };
 }
-

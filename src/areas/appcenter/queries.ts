@@ -1,10 +1,7 @@
 // Prepared SQL of the App Center area; no request or reply in here.
 import type { FixtureStore } from '../../platform/fixture-store.js';
 
-export type Access =
-  | { kind: 'unauthorized' }
-  | { kind: 'not-found' }
-  | { kind: 'ok'; userId: number; appId: number };
+export type Access = { kind: 'unauthorized' } | { kind: 'not-found' } | { kind: 'ok'; userId: number; appId: number };
 
 /** Caller and app in one lookup: unknown token, unknown or invisible app, or both ids; kept per store. */
 export function resolveAccess(store: FixtureStore, token: string | undefined, owner: string, app: string): Access {
@@ -51,7 +48,10 @@ const MAX_TOP = 1_000_000;
 /** The JSON array of BasicReleaseDetailsResponse items, newest first (uploaded_at, then id), as bytes. */
 export function listReleasesJson(store: FixtureStore, f: ReleaseFilter): Buffer {
   // Fixture data is read-only, so a list for the same filter is the same bytes as long as the store lives.
-  const cache = store.lru<Buffer>('appcenter:releases', () => ({ maxSize: 16 * 1024 * 1024, sizeCalculation: (b) => b.length + 64 }));
+  const cache = store.lru<Buffer>('appcenter:releases', () => ({
+    maxSize: 16 * 1024 * 1024,
+    sizeCalculation: (b) => b.length + 64,
+  }));
   const key = `${f.appId}|${f.publishedOnly ? 1 : 0}|${f.testerUserId ?? ''}|${f.releaseId ?? ''}|${f.top ?? ''}`;
   let bytes = cache.get(key);
   if (!bytes) {
@@ -107,7 +107,9 @@ export function catalogData(store: FixtureStore): { tokens: CatalogToken[]; apps
     )
     .all() as { token: string; user: string; groups: string }[];
   const apps = store
-    .prepare('SELECT o.name AS owner, a.name AS app FROM appcenter_apps a JOIN appcenter_owners o ON o.id = a.owner_id ORDER BY a.id')
+    .prepare(
+      'SELECT o.name AS owner, a.name AS app FROM appcenter_apps a JOIN appcenter_owners o ON o.id = a.owner_id ORDER BY a.id',
+    )
     .all() as { owner: string; app: string }[];
   return { tokens: tokens.map((t) => ({ ...t, groups: JSON.parse(t.groups) as string[] })), apps };
 }

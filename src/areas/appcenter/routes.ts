@@ -20,7 +20,10 @@ const EXPECTED: Record<string, string> = {
 
 function invalid(name: string, raw: unknown): AppCenterError {
   const shown = Array.isArray(raw) ? raw.join(',') : String(raw ?? '');
-  return new AppCenterError(400, `The value '${shown}' is not valid for query parameter '${name}' (expected ${EXPECTED[name] ?? 'a single value'})`);
+  return new AppCenterError(
+    400,
+    `The value '${shown}' is not valid for query parameter '${name}' (expected ${EXPECTED[name] ?? 'a single value'})`,
+  );
 }
 
 type RawQuery = Record<string, string | string[] | undefined>;
@@ -34,7 +37,11 @@ function single(query: RawQuery, name: string): string | undefined {
 
 const NUMBER = /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
 
-function numberParam(query: RawQuery, name: string, check: (n: number) => boolean = Number.isFinite): number | undefined {
+function numberParam(
+  query: RawQuery,
+  name: string,
+  check: (n: number) => boolean = Number.isFinite,
+): number | undefined {
   const raw = single(query, name);
   if (raw === undefined) return undefined;
   const n = Number(raw);
@@ -73,7 +80,12 @@ export async function appcenterRoutes(app: FastifyInstance): Promise<void> {
         params: ReleasesParamsSchema,
         querystring: ReleasesQuerySchema,
         headers: ReleasesHeadersSchema,
-        response: { 200: ReleasesResponseSchema, 400: GatewayErrorSchema, 401: GatewayErrorSchema, 404: GatewayErrorSchema },
+        response: {
+          200: ReleasesResponseSchema,
+          400: GatewayErrorSchema,
+          401: GatewayErrorSchema,
+          404: GatewayErrorSchema,
+        },
       },
     },
     async (request, reply) => {

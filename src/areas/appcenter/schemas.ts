@@ -10,19 +10,41 @@ export type ReleasesParams = Static<typeof ReleasesParamsSchema>;
 // Real types, so /openapi.json reads like the upstream document; values that do not parse become a
 // 400 naming the parameter in the area's error handler.
 export const ReleasesQuerySchema = Type.Object({
-  published_only: Type.Optional(Type.Boolean({ description: 'When true, drop releases that were uploaded but never distributed (releases distributed only to groups deleted since are kept).' })),
-  scope: Type.Optional(Type.String({ description: 'tester: only releases distributed to a live group the caller belongs to. Other values: no scope.' })),
+  published_only: Type.Optional(
+    Type.Boolean({
+      description:
+        'When true, drop releases that were uploaded but never distributed (releases distributed only to groups deleted since are kept).',
+    }),
+  ),
+  scope: Type.Optional(
+    Type.String({
+      description: 'tester: only releases distributed to a live group the caller belongs to. Other values: no scope.',
+    }),
+  ),
   top: Type.Optional(Type.Integer({ minimum: 1, description: 'Maximum number of releases to return.' })),
-  releaseId: Type.Optional(Type.Number({ description: 'Return only the release with this id (empty array when the app has none).' })),
+  releaseId: Type.Optional(
+    Type.Number({ description: 'Return only the release with this id (empty array when the app has none).' }),
+  ),
 });
 export type ReleasesQuery = Static<typeof ReleasesQuerySchema>;
 
 export const ReleasesHeadersSchema = Type.Object({
-  'x-api-token': Type.Optional(Type.String({ description: 'User API token (X-API-Token). See GET /__mockyard/fixtures for the tokens.' })),
+  'x-api-token': Type.Optional(
+    Type.String({ description: 'User API token (X-API-Token). See GET /__mockyard/fixtures for the tokens.' }),
+  ),
 });
 
-const GroupSchema = Type.Object({ id: Type.String(), name: Type.Optional(Type.String()), is_latest: Type.Optional(Type.Boolean()) });
-const StoreType = Type.Union([Type.Literal('intune'), Type.Literal('googleplay'), Type.Literal('apple'), Type.Literal('none')]);
+const GroupSchema = Type.Object({
+  id: Type.String(),
+  name: Type.Optional(Type.String()),
+  is_latest: Type.Optional(Type.Boolean()),
+});
+const StoreType = Type.Union([
+  Type.Literal('intune'),
+  Type.Literal('googleplay'),
+  Type.Literal('apple'),
+  Type.Literal('none'),
+]);
 const DestinationType = Type.Union([Type.Literal('group'), Type.Literal('store'), Type.Literal('tester')]);
 const StoreSchema = Type.Object({
   id: Type.String(),
@@ -55,7 +77,13 @@ export const BasicReleaseDetailsResponseSchema = Type.Object(
     distribution_groups: Type.Optional(Type.Array(GroupSchema)),
     distribution_stores: Type.Optional(Type.Array(StoreSchema)),
     destinations: Type.Optional(Type.Array(DestinationSchema)),
-    build: Type.Optional(Type.Object({ branch_name: Type.Optional(Type.String()), commit_hash: Type.Optional(Type.String()), commit_message: Type.Optional(Type.String()) })),
+    build: Type.Optional(
+      Type.Object({
+        branch_name: Type.Optional(Type.String()),
+        commit_hash: Type.Optional(Type.String()),
+        commit_message: Type.Optional(Type.String()),
+      }),
+    ),
   },
   { description: 'Basic information on a release.' },
 );

@@ -9,16 +9,52 @@ import type { FileRow } from './queries.js';
 // nginx's conf/mime.types (the data nodes run nginx/1.24) for the extensions archive.org items carry, plus IA's
 // csv, srt, epub, torrent. Not the mime-types package: it disagrees with nginx on xml, js, bmp, ico, m4a, gz, tar.
 const MIME: Record<string, string> = {
-  html: 'text/html', htm: 'text/html', css: 'text/css', xml: 'text/xml', txt: 'text/plain', csv: 'text/csv',
-  srt: 'text/plain', gif: 'image/gif', jpeg: 'image/jpeg', jpg: 'image/jpeg', png: 'image/png', svg: 'image/svg+xml',
-  tif: 'image/tiff', tiff: 'image/tiff', webp: 'image/webp', bmp: 'image/x-ms-bmp', ico: 'image/x-icon',
-  js: 'application/javascript', json: 'application/json', pdf: 'application/pdf', ps: 'application/postscript',
-  epub: 'application/epub+zip', rtf: 'application/rtf', zip: 'application/zip', gz: 'application/octet-stream',
-  tar: 'application/octet-stream', '7z': 'application/x-7z-compressed', rar: 'application/x-rar-compressed',
-  torrent: 'application/x-bittorrent', iso: 'application/octet-stream', bin: 'application/octet-stream',
-  mp3: 'audio/mpeg', ogg: 'audio/ogg', m4a: 'audio/x-m4a', mid: 'audio/midi', flac: 'application/octet-stream',
-  mp4: 'video/mp4', mpeg: 'video/mpeg', mpg: 'video/mpeg', mov: 'video/quicktime', webm: 'video/webm',
-  avi: 'video/x-msvideo', wmv: 'video/x-ms-wmv', flv: 'video/x-flv', m4v: 'video/x-m4v', ts: 'video/mp2t',
+  html: 'text/html',
+  htm: 'text/html',
+  css: 'text/css',
+  xml: 'text/xml',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  srt: 'text/plain',
+  gif: 'image/gif',
+  jpeg: 'image/jpeg',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  svg: 'image/svg+xml',
+  tif: 'image/tiff',
+  tiff: 'image/tiff',
+  webp: 'image/webp',
+  bmp: 'image/x-ms-bmp',
+  ico: 'image/x-icon',
+  js: 'application/javascript',
+  json: 'application/json',
+  pdf: 'application/pdf',
+  ps: 'application/postscript',
+  epub: 'application/epub+zip',
+  rtf: 'application/rtf',
+  zip: 'application/zip',
+  gz: 'application/octet-stream',
+  tar: 'application/octet-stream',
+  '7z': 'application/x-7z-compressed',
+  rar: 'application/x-rar-compressed',
+  torrent: 'application/x-bittorrent',
+  iso: 'application/octet-stream',
+  bin: 'application/octet-stream',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  m4a: 'audio/x-m4a',
+  mid: 'audio/midi',
+  flac: 'application/octet-stream',
+  mp4: 'video/mp4',
+  mpeg: 'video/mpeg',
+  mpg: 'video/mpeg',
+  mov: 'video/quicktime',
+  webm: 'video/webm',
+  avi: 'video/x-msvideo',
+  wmv: 'video/x-ms-wmv',
+  flv: 'video/x-flv',
+  m4v: 'video/x-m4v',
+  ts: 'video/mp2t',
 };
 
 export function contentTypeFor(name: string): string {
@@ -61,7 +97,12 @@ const SEND_OPTIONS = {
   highWaterMark: 16 * 1024,
 } as const;
 
-export async function sendItemFile(request: FastifyRequest, reply: FastifyReply, itemDir: string, file: FileRow): Promise<FastifyReply> {
+export async function sendItemFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  itemDir: string,
+  file: FileRow,
+): Promise<FastifyReply> {
   // Defence in depth: names come from the item's file list, and must still resolve inside its folder.
   const full = path.resolve(itemDir, file.name);
   if (!full.startsWith(itemDir + path.sep)) return sendErrorPage(reply, 404);
@@ -72,7 +113,8 @@ export async function sendItemFile(request: FastifyRequest, reply: FastifyReply,
   if (result.type === 'error') {
     result.stream.destroy();
     const status = result.statusCode;
-    if (status === 416) return sendErrorPage(reply, 416, { 'content-range': result.headers['Content-Range'] ?? `bytes */${file.size}` });
+    if (status === 416)
+      return sendErrorPage(reply, 416, { 'content-range': result.headers['Content-Range'] ?? `bytes */${file.size}` });
     if (status === 412) return sendErrorPage(reply, 412);
     if (status >= 500) {
       request.log.error({ err: result.metadata.error, file: file.name }, 'archive file could not be read');

@@ -18,13 +18,15 @@ export interface FileRow {
 }
 
 export function findItem(store: FixtureStore, identifier: string): ItemRow | undefined {
-  return store.prepare('SELECT identifier, status, node FROM archive_items WHERE identifier = ?').get(identifier) as ItemRow | undefined;
+  return store.prepare('SELECT identifier, status, node FROM archive_items WHERE identifier = ?').get(identifier) as
+    | ItemRow
+    | undefined;
 }
 
 export function findFile(store: FixtureStore, identifier: string, name: string): FileRow | undefined {
-  return store.prepare('SELECT name, size, mtime FROM archive_files WHERE identifier = ? AND name = ?').get(identifier, name) as
-    | FileRow
-    | undefined;
+  return store
+    .prepare('SELECT name, size, mtime FROM archive_files WHERE identifier = ? AND name = ?')
+    .get(identifier, name) as FileRow | undefined;
 }
 
 /** The metadata record as stored: ready JSON text, kept as bytes for the items clients ask for. */
@@ -32,7 +34,9 @@ export function itemRecordJson(store: FixtureStore, identifier: string): string 
   const records = store.lru<{ text: string | undefined }>('archive:records', () => ({ max: 2000 }));
   let hit = records.get(identifier);
   if (!hit) {
-    const row = store.prepare('SELECT record FROM archive_items WHERE identifier = ?').get(identifier) as { record: string } | undefined;
+    const row = store.prepare('SELECT record FROM archive_items WHERE identifier = ?').get(identifier) as
+      | { record: string }
+      | undefined;
     hit = { text: row?.record };
     // Unknown identifiers are not kept: a client probing ids must not fill the cache.
     if (row) records.set(identifier, hit);
@@ -47,8 +51,14 @@ export interface CatalogItem {
 }
 
 export function catalogItems(store: FixtureStore): CatalogItem[] {
-  const items = store.prepare('SELECT identifier, status FROM archive_items ORDER BY position').all() as { identifier: string; status: ItemStatus }[];
-  const files = store.prepare('SELECT identifier, name FROM archive_files ORDER BY identifier, position').all() as { identifier: string; name: string }[];
+  const items = store.prepare('SELECT identifier, status FROM archive_items ORDER BY position').all() as {
+    identifier: string;
+    status: ItemStatus;
+  }[];
+  const files = store.prepare('SELECT identifier, name FROM archive_files ORDER BY identifier, position').all() as {
+    identifier: string;
+    name: string;
+  }[];
   const byItem = new Map<string, string[]>();
   for (const f of files) {
     let list = byItem.get(f.identifier);
@@ -58,7 +68,9 @@ export function catalogItems(store: FixtureStore): CatalogItem[] {
   return items.map((i) => ({ identifier: i.identifier, files: byItem.get(i.identifier) ?? [], status: i.status }));
 }
 
-export type Resolution = { ok: true; item: ItemRow; file: FileRow } | { ok: false; status: 403 | 404 | 503; item?: ItemRow };
+export type Resolution =
+  | { ok: true; item: ItemRow; file: FileRow }
+  | { ok: false; status: 403 | 404 | 503; item?: ItemRow };
 
 const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const MAX_NAME = 1024;
@@ -82,7 +94,12 @@ export function resolveDownload(store: FixtureStore, identifier: string, name: s
 }
 
 /** `{"result": value}` for a path inside the record (objects by key, arrays by index), or null when absent. */
-export function recordPath(recordJson: string, segments: string[], start?: number, count?: number): { result: unknown } | null {
+export function recordPath(
+  recordJson: string,
+  segments: string[],
+  start?: number,
+  count?: number,
+): { result: unknown } | null {
   let value: unknown = JSON.parse(recordJson);
   for (const segment of segments) {
     if (Array.isArray(value) && /^\d+$/.test(segment) && Number(segment) < value.length) value = value[Number(segment)];
@@ -112,14 +129,18 @@ export function dataNodeOf(store: FixtureStore, identifier: string): string | un
  */
 export function ensureFileOnDisk(store: FixtureStore, identifier: string, itemDir: string, file: FileRow): void {
   const written = store.memo('archive:bytes-on-disk', (s) =>
-    s.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'archive_file_bytes'").get() ? new Set<string>() : null,
+    s.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'archive_file_bytes'").get()
+      ? new Set<string>()
+      : null,
   );
   if (written === null) return;
   const key = `${identifier}/${file.name}`;
   if (written.has(key)) return;
   const full = path.join(itemDir, file.name);
   if (!existsSync(full)) {
-    const row = store.prepare('SELECT data FROM archive_file_bytes WHERE identifier = ? AND name = ?').get(identifier, file.name) as { data: Buffer } | undefined;
+    const row = store
+      .prepare('SELECT data FROM archive_file_bytes WHERE identifier = ? AND name = ?')
+      .get(identifier, file.name) as { data: Buffer } | undefined;
     if (!row) return;
     mkdirSync(path.dirname(full), { recursive: true });
     writeFileSync(full, row.data);

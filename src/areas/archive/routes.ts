@@ -33,7 +33,11 @@ function wildcardInDocs(name: string): SwaggerTransform {
     return {
       schema: {
         ...schema,
-        params: { ...params, properties: { ...rest, [name]: wildcard }, required: [...(params.required ?? []).filter((r) => r !== '*'), name] },
+        params: {
+          ...params,
+          properties: { ...rest, [name]: wildcard },
+          required: [...(params.required ?? []).filter((r) => r !== '*'), name],
+        },
       },
       url: url.replace('*', `:${name}`),
     } as ReturnType<SwaggerTransform>;
@@ -55,14 +59,19 @@ function optionalInt(raw: string | undefined): number | undefined {
 }
 
 /** What /download and the data-node path share: the same query, headers and answers. */
-const FILE_RESPONSE_SCHEMA = { querystring: DownloadQuerySchema, headers: DownloadHeadersSchema, response: DownloadResponses };
+const FILE_RESPONSE_SCHEMA = {
+  querystring: DownloadQuerySchema,
+  headers: DownloadHeadersSchema,
+  response: DownloadResponses,
+};
 
 export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { config } = opts;
   // '' when the area has its own port, '/archive' on the shared one.
   const prefix = app.prefix;
-  const itemDir = (request: FastifyRequest, identifier: string) => path.join(request.store.filesDir, 'archive', identifier);
+  const itemDir = (request: FastifyRequest, identifier: string) =>
+    path.join(request.store.filesDir, 'archive', identifier);
   const send = (request: FastifyRequest, reply: FastifyReply, identifier: string, file: FileRow) => {
     const dir = itemDir(request, identifier);
     ensureFileOnDisk(request.store, identifier, dir, file);
@@ -76,7 +85,8 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
         operationId: 'getItemMetadata',
         tags: TAGS,
         summary: "Read an item's full metadata record including its file list",
-        description: 'An unknown identifier answers `{}` with status 200, as archive.org does. A trailing slash is accepted.',
+        description:
+          'An unknown identifier answers `{}` with status 200, as archive.org does. A trailing slash is accepted.',
         params: MetadataParamsSchema,
         response: { 200: ItemMetadataSchema },
       },
@@ -91,7 +101,8 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
         operationId: 'getItemMetadataPath',
         tags: TAGS,
         summary: 'Read one part of an item record (files, metadata, metadata/title, files/0/name)',
-        description: 'Answers `{"result": value}`; `start` and `count` page through an array. Unknown item or path: `{}`.',
+        description:
+          'Answers `{"result": value}`; `start` and `count` page through an array. Unknown item or path: `{}`.',
         params: MetadataPathParamsSchema,
         querystring: MetadataPathQuerySchema,
         response: { 200: MetadataPathResultSchema },
@@ -140,7 +151,9 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
       // Under archive.org's own name the hop goes to the item's data node, https://{server}{dir}/{file},
       // which the client then reaches through the same proxy.
       const server = realHostOf(request.raw) ? dataNodeOf(request.store, identifier) : undefined;
-      const location = server ? `https://${server}${nodePath}` : `${request.protocol}://${request.host}${prefix}${nodePath}`;
+      const location = server
+        ? `https://${server}${nodePath}`
+        : `${request.protocol}://${request.host}${prefix}${nodePath}`;
       return reply.header('access-control-allow-origin', '*').redirect(location, 302);
     },
   );

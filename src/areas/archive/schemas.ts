@@ -73,7 +73,9 @@ export const DataNodeParamsSchema = Type.Object({
 });
 
 export const DownloadQuerySchema = Type.Object({
-  cnt: Type.Optional(Type.String({ description: 'Sent as 0 by the official Python client to skip view counting; ignored.' })),
+  cnt: Type.Optional(
+    Type.String({ description: 'Sent as 0 by the official Python client to skip view counting; ignored.' }),
+  ),
 });
 
 export const DownloadHeadersSchema = Type.Object({

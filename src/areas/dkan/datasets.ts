@@ -37,13 +37,34 @@ export const RECORD_NUMBER: Column = {
 
 function load(store: FixtureStore): Catalog {
   const db = store.db;
-  const datasets = db.prepare('SELECT id, title FROM dkan_datasets ORDER BY position').all() as { id: string; title: string }[];
+  const datasets = db.prepare('SELECT id, title FROM dkan_datasets ORDER BY position').all() as {
+    id: string;
+    title: string;
+  }[];
   const resources = db
-    .prepare('SELECT distribution_id, dataset_id, idx, title, table_name, row_count FROM dkan_resources ORDER BY dataset_id, idx')
-    .all() as { distribution_id: string; dataset_id: string; idx: number; title: string; table_name: string; row_count: number }[];
+    .prepare(
+      'SELECT distribution_id, dataset_id, idx, title, table_name, row_count FROM dkan_resources ORDER BY dataset_id, idx',
+    )
+    .all() as {
+    distribution_id: string;
+    dataset_id: string;
+    idx: number;
+    title: string;
+    table_name: string;
+    row_count: number;
+  }[];
   const columns = db
-    .prepare('SELECT distribution_id, name, type, description, decimals, date_format FROM dkan_columns ORDER BY distribution_id, position')
-    .all() as { distribution_id: string; name: string; type: DkanColumnType; description: string; decimals: number | null; date_format: string | null }[];
+    .prepare(
+      'SELECT distribution_id, name, type, description, decimals, date_format FROM dkan_columns ORDER BY distribution_id, position',
+    )
+    .all() as {
+    distribution_id: string;
+    name: string;
+    type: DkanColumnType;
+    description: string;
+    decimals: number | null;
+    date_format: string | null;
+  }[];
 
   const byDistribution = new Map<string, Resource>();
   for (const r of resources) {

@@ -30,7 +30,11 @@ export const noResourceFound = (datasetId: string, index: string): DkanError =>
   new DkanError(404, { message: `No resource found for dataset ${datasetId} at index ${index}` });
 
 export const distributionNotFound = (id: string): DkanError =>
-  new DkanError(404, { message: `Error retrieving metadata: distribution ${id} not found.`, status: 404, timestamp: phpTimestamp() });
+  new DkanError(404, {
+    message: `Error retrieving metadata: distribution ${id} not found.`,
+    status: 404,
+    timestamp: phpTimestamp(),
+  });
 
 /** A 400 with a plain DKAN message (no validation data). */
 export const badRequest = (message: string): DkanError =>
@@ -46,7 +50,11 @@ export const schemaError = (keyword: string, pointer: string, message: string): 
   });
 
 export const routeNotFound = (method: string, url: string): DkanError =>
-  new DkanError(404, { message: `No route found for "${method} ${url.split('?')[0]}"`, status: 404, timestamp: phpTimestamp() });
+  new DkanError(404, {
+    message: `No route found for "${method} ${url.split('?')[0]}"`,
+    status: 404,
+    timestamp: phpTimestamp(),
+  });
 
 /** A resource whose import has not finished: DKAN's natural 400 that a client cannot cause, used when one is forced. */
 export const notImported = (distributionId: string): DkanError =>
@@ -60,8 +68,14 @@ export const columnNotFound = (): DkanError => badRequest('Column not found.');
  * JsonResponseTrait's 400; a query that ran out of time is the client's to narrow.
  */
 export const queryTooLong = (budgetMs: number): DkanError =>
-  badRequest(`The query ran longer than ${budgetMs} ms and was stopped. Narrow its conditions, match fewer words or columns, or page with a smaller offset.`);
+  badRequest(
+    `The query ran longer than ${budgetMs} ms and was stopped. Narrow its conditions, match fewer words or columns, or page with a smaller offset.`,
+  );
 
 /** Every query worker stayed busy for the whole budget: the server's state, not the query's, so a 503 to retry. */
 export const queryBusy = (budgetMs: number): DkanError =>
-  new DkanError(503, { message: `The datastore is busy: no query could start within ${budgetMs} ms. Try again.`, status: 503, timestamp: phpTimestamp() });
+  new DkanError(503, {
+    message: `The datastore is busy: no query could start within ${budgetMs} ms. Try again.`,
+    status: 503,
+    timestamp: phpTimestamp(),
+  });

@@ -5,7 +5,23 @@ import qs from 'qs';
 import { schemaError, badRequest, columnNotFound, distributionNotFound } from './errors.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
 
-export const OPERATORS = ['=', '<>', '<', '<=', '>', '>=', 'like', 'between', 'in', 'not in', 'contains', 'starts with', 'match', 'is_empty', 'not_empty'] as const;
+export const OPERATORS = [
+  '=',
+  '<>',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  'like',
+  'between',
+  'in',
+  'not in',
+  'contains',
+  'starts with',
+  'match',
+  'is_empty',
+  'not_empty',
+] as const;
 export type Operator = (typeof OPERATORS)[number];
 export const ARITHMETIC = ['+', '-', '*', '/', '%'] as const;
 export const AGGREGATES = ['sum', 'count', 'avg', 'max', 'min'] as const;
@@ -132,39 +148,54 @@ export function parseBody(body: unknown): Record<string, unknown> {
     try {
       value = JSON.parse(value);
     } catch (err) {
-      throw schemaError('type', '', `The request body must be a JSON object (a datastore query); it does not parse: ${(err as Error).message}.`);
+      throw schemaError(
+        'type',
+        '',
+        `The request body must be a JSON object (a datastore query); it does not parse: ${(err as Error).message}.`,
+      );
     }
   }
   if (value === undefined || value === null) return {};
-  if (!isPlainObject(value)) throw schemaError('type', '', 'The request body must be a JSON object (a datastore query).');
+  if (!isPlainObject(value))
+    throw schemaError('type', '', 'The request body must be a JSON object (a datastore query).');
   return value;
 }
 
 /** PHP keeps the last of repeated plain keys. */
 const last = (v: unknown): unknown => (Array.isArray(v) ? v[v.length - 1] : v);
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** qs turns large or sparse indexes into objects keyed "12"; DKAN sees a list either way. */
 function asList(v: unknown): unknown[] | undefined {
   if (Array.isArray(v)) return v;
   if (isPlainObject(v)) {
     const keys = Object.keys(v);
-    if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) return keys.sort((a, b) => Number(a) - Number(b)).map((k) => v[k]);
+    if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k)))
+      return keys.sort((a, b) => Number(a) - Number(b)).map((k) => v[k]);
   }
   return undefined;
 }
 
 /** PHP's empty(): what DKAN's controller checks before validation. */
 const phpEmpty = (v: unknown): boolean =>
-  v === undefined || v === null || v === false || v === 0 || v === '' || v === '0' || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
+  v === undefined ||
+  v === null ||
+  v === false ||
+  v === 0 ||
+  v === '' ||
+  v === '0' ||
+  (Array.isArray(v) && v.length === 0) ||
+  (isPlainObject(v) && Object.keys(v).length === 0);
 
 // query.json coercion (justinrainbow/json-schema with coerce): "500" -> 500, "true"/"false" -> booleans; nothing else.
 function integer(v: unknown, name: string, fallback: number | null, min: number, max: number): number | null {
   const raw = last(v);
   if (raw === undefined || raw === '') return fallback;
   const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n)) throw schemaError('type', name, `The attribute must be an integer, "${String(raw)}" given.`);
+  if (!Number.isSafeInteger(n))
+    throw schemaError('type', name, `The attribute must be an integer, "${String(raw)}" given.`);
   if (n < min) throw schemaError('minimum', name, `The attribute must be greater than or equal to ${min}.`);
   if (n > max) throw schemaError('maximum', name, `The attribute must be less than or equal to ${max}.`);
   return n;
@@ -183,7 +214,8 @@ const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || (typeof v
 /** query.json's `property` definition: no table prefix. */
 function checkPattern(name: unknown, pointer: string): string {
   if (typeof name !== 'string') throw schemaError('type', pointer, 'The attribute must be a string naming a column.');
-  if (!/^[^.]+$/.test(name)) throw schemaError('pattern', pointer, 'The attribute must match the regex pattern "^[^.]+$".');
+  if (!/^[^.]+$/.test(name))
+    throw schemaError('pattern', pointer, 'The attribute must match the regex pattern "^[^.]+$".');
   return name;
 }
 
@@ -216,7 +248,9 @@ class Reader {
   /** A column of a resource (the primary one when `alias` is undefined); unknown ones are MySQL's "Column not found". */
   column(alias: string | undefined, name: string, allowRecordNumber = true): ColumnRef {
     const source = alias === undefined ? this.primary : this.byAlias.get(alias);
-    const column = source?.resource.byName.get(name) ?? (allowRecordNumber && name === RECORD_NUMBER.name ? RECORD_NUMBER : undefined);
+    const column =
+      source?.resource.byName.get(name) ??
+      (allowRecordNumber && name === RECORD_NUMBER.name ? RECORD_NUMBER : undefined);
     if (!source || !column) {
       this.defer(columnNotFound());
       return { source: this.primary, column: RECORD_NUMBER };
@@ -238,34 +272,56 @@ class Reader {
   }
 
   conditionItem(item: unknown, pointer: string, depth: number): Condition | ConditionGroup {
-    if (!isPlainObject(item)) throw schemaError('type', pointer, 'The attribute must be an object (a condition or a condition group).');
+    if (!isPlainObject(item))
+      throw schemaError('type', pointer, 'The attribute must be an object (a condition or a condition group).');
     if (++this.conditionCount > LIMITS.conditions) {
       throw schemaError('maxItems', pointer, `A query may hold at most ${LIMITS.conditions} conditions and groups.`);
     }
     if (item.property === undefined && (item.conditions !== undefined || item.groupOperator !== undefined)) {
       if (depth >= LIMITS.groupDepth) {
-        throw schemaError('maxDepth', pointer, `Condition groups may be nested at most ${LIMITS.groupDepth} levels deep.`);
+        throw schemaError(
+          'maxDepth',
+          pointer,
+          `Condition groups may be nested at most ${LIMITS.groupDepth} levels deep.`,
+        );
       }
       const op = last(item.groupOperator);
       // QueryFactory.php 256-273: a group without groupOperator is neither a condition nor a group.
       if (op === undefined) {
         this.defer(badRequest('Invalid condition'));
-        return { kind: 'group', joiner: 'and', items: this.conditions(item.conditions ?? [], `${pointer}/conditions`, depth + 1) };
+        return {
+          kind: 'group',
+          joiner: 'and',
+          items: this.conditions(item.conditions ?? [], `${pointer}/conditions`, depth + 1),
+        };
       }
       if (op !== 'and' && op !== 'or') {
-        throw schemaError('enum', `${pointer}/groupOperator`, "The attribute must be one of the following values: 'and', 'or'.");
+        throw schemaError(
+          'enum',
+          `${pointer}/groupOperator`,
+          "The attribute must be one of the following values: 'and', 'or'.",
+        );
       }
-      return { kind: 'group', joiner: op, items: this.conditions(item.conditions ?? [], `${pointer}/conditions`, depth + 1) };
+      return {
+        kind: 'group',
+        joiner: op,
+        items: this.conditions(item.conditions ?? [], `${pointer}/conditions`, depth + 1),
+      };
     }
     return this.condition(item, pointer);
   }
 
   condition(item: Record<string, unknown>, pointer: string): Condition {
-    if (item.property === undefined) throw schemaError('required', pointer, 'The required properties (property) are missing.');
+    if (item.property === undefined)
+      throw schemaError('required', pointer, 'The required properties (property) are missing.');
     const operator = (last(item.operator) ?? '=') as Operator;
     // query.json's enum is case-sensitive: LIKE or " like" are not operators.
     if (!OPERATORS.includes(operator)) {
-      throw schemaError('enum', `${pointer}/operator`, `The attribute must be one of the following values: ${OPERATORS.map((o) => `'${o}'`).join(', ')}.`);
+      throw schemaError(
+        'enum',
+        `${pointer}/operator`,
+        `The attribute must be one of the following values: ${OPERATORS.map((o) => `'${o}'`).join(', ')}.`,
+      );
     }
     const alias = this.resourceAlias(last(item.resource), `${pointer}/resource`);
     const property = checkPattern(last(item.property), `${pointer}/property`);
@@ -274,9 +330,15 @@ class Reader {
     if (operator === 'match') {
       const names = property.split(',');
       // Each word becomes a LIKE per column: bounded so the SQL stays within SQLite's expression limits.
-      if (names.length > LIMITS.matchColumns) throw schemaError('maxItems', `${pointer}/property`, `match searches at most ${LIMITS.matchColumns} columns.`);
+      if (names.length > LIMITS.matchColumns)
+        throw schemaError('maxItems', `${pointer}/property`, `match searches at most ${LIMITS.matchColumns} columns.`);
       const terms = typeof value === 'string' ? (value.match(MATCH_TERM) ?? []).length : 0;
-      if (terms > LIMITS.matchTerms) throw schemaError('maxItems', `${pointer}/value`, `match takes at most ${LIMITS.matchTerms} words; ${terms} were given.`);
+      if (terms > LIMITS.matchTerms)
+        throw schemaError(
+          'maxItems',
+          `${pointer}/value`,
+          `match takes at most ${LIMITS.matchTerms} words; ${terms} were given.`,
+        );
       // DKAN's addMatchCondition always searches the primary resource, whatever `resource` says.
       const refs = names.map((n) => this.column(undefined, n.trim(), false));
       return { kind: 'condition', ref: refs[0]!, refs, operator, value };
@@ -286,21 +348,33 @@ class Reader {
   }
 
   value(raw: unknown, operator: Operator, pointer: string): Scalar | Scalar[] | ColumnRef {
-    if (raw === undefined) throw schemaError('required', pointer.replace(/\/value$/, ''), 'The required properties (value) are missing.');
+    if (raw === undefined)
+      throw schemaError('required', pointer.replace(/\/value$/, ''), 'The required properties (value) are missing.');
     const list = asList(raw);
     if (operator === 'in' || operator === 'not in' || operator === 'between') {
-      if (!list || !list.every(isScalar)) {
-        throw schemaError('type', pointer, `The operator "${operator}" needs a list of values, e.g. ${pointer}/0=a&${pointer}/1=b or a JSON array.`);
+      if (!list?.every(isScalar)) {
+        throw schemaError(
+          'type',
+          pointer,
+          `The operator "${operator}" needs a list of values, e.g. ${pointer}/0=a&${pointer}/1=b or a JSON array.`,
+        );
       }
-      if (operator === 'between' && list.length !== 2) throw schemaError('type', pointer, 'The operator "between" needs exactly two values.');
-      if (list.length === 0) throw schemaError('minItems', pointer, `The operator "${operator}" needs at least one value.`);
-      if (list.length > LIMITS.listValues) throw schemaError('maxItems', pointer, `At most ${LIMITS.listValues} values are allowed.`);
+      if (operator === 'between' && list.length !== 2)
+        throw schemaError('type', pointer, 'The operator "between" needs exactly two values.');
+      if (list.length === 0)
+        throw schemaError('minItems', pointer, `The operator "${operator}" needs at least one value.`);
+      if (list.length > LIMITS.listValues)
+        throw schemaError('maxItems', pointer, `At most ${LIMITS.listValues} values are allowed.`);
       return list;
     }
     if (isScalar(raw)) return raw;
     if (isPlainObject(raw) && raw.property !== undefined && PATTERN_OPERATORS.has(operator)) {
       // A pattern is text; a column there would be compared as the text "[object Object]".
-      throw schemaError('type', pointer, `The operator "${operator}" needs a text pattern; a column reference cannot be used as its value.`);
+      throw schemaError(
+        'type',
+        pointer,
+        `The operator "${operator}" needs a text pattern; a column reference cannot be used as its value.`,
+      );
     }
     if (isPlainObject(raw) && raw.property !== undefined && operator !== 'match') {
       const alias = this.resourceAlias(last(raw.resource), `${pointer}/resource`);
@@ -311,15 +385,30 @@ class Reader {
 
   // --- properties and expressions --------------------------------------------------------------------
   expression(raw: unknown, pointer: string, depth: number): Expr {
-    if (!isPlainObject(raw)) throw schemaError('type', pointer, 'The attribute must be an expression object {operator, operands}.');
-    if (depth > LIMITS.expressionDepth) throw schemaError('maxDepth', pointer, `Expressions may be nested at most ${LIMITS.expressionDepth} levels deep.`);
-    if (++this.expressionNodes > LIMITS.expressionNodes) throw schemaError('maxItems', pointer, `A query may hold at most ${LIMITS.expressionNodes} expression operands.`);
+    if (!isPlainObject(raw))
+      throw schemaError('type', pointer, 'The attribute must be an expression object {operator, operands}.');
+    if (depth > LIMITS.expressionDepth)
+      throw schemaError(
+        'maxDepth',
+        pointer,
+        `Expressions may be nested at most ${LIMITS.expressionDepth} levels deep.`,
+      );
+    if (++this.expressionNodes > LIMITS.expressionNodes)
+      throw schemaError('maxItems', pointer, `A query may hold at most ${LIMITS.expressionNodes} expression operands.`);
     const operator = raw.operator;
-    if (!(ARITHMETIC as readonly unknown[]).includes(operator) && !(AGGREGATES as readonly unknown[]).includes(operator)) {
-      throw schemaError('enum', `${pointer}/operator`, `The attribute must be one of the following values: ${[...ARITHMETIC, ...AGGREGATES].map((o) => `'${o}'`).join(', ')}.`);
+    if (
+      !(ARITHMETIC as readonly unknown[]).includes(operator) &&
+      !(AGGREGATES as readonly unknown[]).includes(operator)
+    ) {
+      throw schemaError(
+        'enum',
+        `${pointer}/operator`,
+        `The attribute must be one of the following values: ${[...ARITHMETIC, ...AGGREGATES].map((o) => `'${o}'`).join(', ')}.`,
+      );
     }
     const list = asList(raw.operands);
-    if (!list || list.length === 0) throw schemaError('required', `${pointer}/operands`, 'An expression needs an array of operands.');
+    if (!list || list.length === 0)
+      throw schemaError('required', `${pointer}/operands`, 'An expression needs an array of operands.');
     const operands = list.map((o, i) => this.operand(o, `${pointer}/operands/${i}`, depth));
     if ((AGGREGATES as readonly unknown[]).includes(operator)) {
       // SelectFactory::expressionToString uses the first operand only: "SUM(col)".
@@ -329,10 +418,12 @@ class Reader {
   }
 
   operand(raw: unknown, pointer: string, depth: number): Expr {
-    if (++this.expressionNodes > LIMITS.expressionNodes) throw schemaError('maxItems', pointer, `A query may hold at most ${LIMITS.expressionNodes} expression operands.`);
+    if (++this.expressionNodes > LIMITS.expressionNodes)
+      throw schemaError('maxItems', pointer, `A query may hold at most ${LIMITS.expressionNodes} expression operands.`);
     if (typeof raw === 'number' && Number.isFinite(raw)) return { kind: 'number', value: raw };
     // PHP's is_numeric: a numeric string (as a GET query sends it) is a number.
-    if (typeof raw === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw)) return { kind: 'number', value: Number(raw) };
+    if (typeof raw === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw))
+      return { kind: 'number', value: Number(raw) };
     if (typeof raw === 'string') return { kind: 'column', ref: this.stringProperty(raw) };
     if (isPlainObject(raw)) {
       if (raw.expression !== undefined) return this.expression(raw.expression, `${pointer}/expression`, depth + 1);
@@ -342,7 +433,11 @@ class Reader {
         return { kind: 'column', ref: this.column(alias, checkPattern(last(raw.property), `${pointer}/property`)) };
       }
     }
-    throw schemaError('anyOf', pointer, 'An operand must be a number, a property name, {resource, property} or {expression}.');
+    throw schemaError(
+      'anyOf',
+      pointer,
+      'An operand must be a number, a property name, {resource, property} or {expression}.',
+    );
   }
 
   /** A property given as a plain string: a column of the primary resource (SelectFactory::normalizeProperty). */
@@ -359,7 +454,11 @@ function checkAlias(alias: unknown, pointer: string): string {
   if (typeof alias !== 'string') throw schemaError('type', pointer, 'The attribute must be a string.');
   const escaped = escapeAlias(alias);
   if (escaped === '' || escaped.length > LIMITS.aliasLength) {
-    throw schemaError('pattern', pointer, `An alias needs 1 to ${LIMITS.aliasLength} of the characters A-Z, a-z, 0-9, _ and . (others are removed).`);
+    throw schemaError(
+      'pattern',
+      pointer,
+      `An alias needs 1 to ${LIMITS.aliasLength} of the characters A-Z, a-z, 0-9, _ and . (others are removed).`,
+    );
   }
   return escaped;
 }
@@ -379,20 +478,33 @@ function sortsJson(list: unknown[] | undefined): unknown[] | undefined {
       const parsed: unknown = JSON.parse(text);
       return Array.isArray(parsed) ? parsed : [parsed];
     } catch (err) {
-      throw schemaError('type', `sorts/${i}`, `The attribute must be an object {property, order}; the JSON text does not parse (${(err as Error).message}).`);
+      throw schemaError(
+        'type',
+        `sorts/${i}`,
+        `The attribute must be an object {property, order}; the JSON text does not parse (${(err as Error).message}).`,
+      );
     }
   });
 }
 
 /** The JSON-text form of conditions (a product decision, test/contracts/NOTES.md): the whole list as JSON text. */
 function conditionsInput(raw: unknown): unknown {
-  const text = typeof raw === 'string' ? raw : Array.isArray(raw) && raw.length > 0 && raw.every((r) => typeof r === 'string') ? (raw[raw.length - 1] as string) : undefined;
+  const text =
+    typeof raw === 'string'
+      ? raw
+      : Array.isArray(raw) && raw.length > 0 && raw.every((r) => typeof r === 'string')
+        ? (raw[raw.length - 1] as string)
+        : undefined;
   if (text === undefined) return raw;
   if (text === '') return undefined;
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw schemaError('type', 'conditions', `The attribute must be an array of conditions; the JSON text does not parse (${(err as Error).message}).`);
+    throw schemaError(
+      'type',
+      'conditions',
+      `The attribute must be an array of conditions; the JSON text does not parse (${(err as Error).message}).`,
+    );
   }
 }
 
@@ -470,10 +582,16 @@ function listDeep(v: unknown): unknown {
 export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): DkanQuery {
   // AbstractQueryController::additionalPayloadValidation, before query.json validation.
   const rawProperties = sent.properties;
-  const propertyList = asList(rawProperties) ?? (typeof rawProperties === 'string' && rawProperties !== '' ? rawProperties.split(',').map((s) => s.trim()) : undefined);
+  const propertyList =
+    asList(rawProperties) ??
+    (typeof rawProperties === 'string' && rawProperties !== ''
+      ? rawProperties.split(',').map((s) => s.trim())
+      : undefined);
   for (const p of propertyList ?? []) {
     if (p === RECORD_NUMBER.name || (isPlainObject(p) && last(p.property) === RECORD_NUMBER.name)) {
-      throw badRequest('The record_number property is for internal use and cannot be requested directly. Set rowIds to true and remove properties from your query to see the full table with row IDs.');
+      throw badRequest(
+        'The record_number property is for internal use and cannot be requested directly. Set rowIds to true and remove properties from your query to see the full table with row IDs.',
+      );
     }
   }
   // The payload is type-coerced first, so rowIds=false is empty here.
@@ -481,14 +599,23 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
     throw badRequest('The rowIds property cannot be set to true if you are requesting specific properties.');
   }
   if (ctx.resource && (!phpEmpty(sent.resources) || !phpEmpty(sent.joins))) {
-    throw badRequest('Joins are not available and resources should not be explicitly passed when using the resource query endpoint. Try /api/1/datastore/query.');
+    throw badRequest(
+      'Joins are not available and resources should not be explicitly passed when using the resource query endpoint. Try /api/1/datastore/query.',
+    );
   }
 
   const r = new Reader();
   const format = last(sent.format) ?? 'json';
-  if (format !== 'json' && format !== 'csv') throw schemaError('enum', 'format', "The attribute must be one of the following values: 'csv', 'json'.");
+  if (format !== 'json' && format !== 'csv')
+    throw schemaError('enum', 'format', "The attribute must be one of the following values: 'csv', 'json'.");
   const rowIds = flag(sent.rowIds, 'rowIds', false);
-  const limit = integer(sent.limit, 'limit', ctx.download ? null : Math.min(500, ctx.maxLimit), 1, ctx.download ? Number.MAX_SAFE_INTEGER : ctx.maxLimit);
+  const limit = integer(
+    sent.limit,
+    'limit',
+    ctx.download ? null : Math.min(500, ctx.maxLimit),
+    1,
+    ctx.download ? Number.MAX_SAFE_INTEGER : ctx.maxLimit,
+  );
   const q: DkanQuery = {
     sources: r.sources,
     joins: [],
@@ -516,13 +643,29 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
   } else if (sent.resources !== undefined) {
     const list = asList(sent.resources);
     if (!list) throw schemaError('type', 'resources', 'The attribute must be an array of {id, alias}.');
-    if (list.length > LIMITS.resources) throw schemaError('maxItems', 'resources', `At most ${LIMITS.resources} resources can be queried (joined) at once.`);
+    if (list.length > LIMITS.resources)
+      throw schemaError(
+        'maxItems',
+        'resources',
+        `At most ${LIMITS.resources} resources can be queried (joined) at once.`,
+      );
     const found: [string, Resource | undefined, string][] = list.map((item, i) => {
-      if (!isPlainObject(item)) throw schemaError('type', `resources/${i}`, 'The attribute must be an object {id, alias}.');
+      if (!isPlainObject(item))
+        throw schemaError('type', `resources/${i}`, 'The attribute must be an object {id, alias}.');
       const id = last(item.id);
       const alias = last(item.alias);
-      if (typeof id !== 'string') throw schemaError(id === undefined ? 'required' : 'type', `resources/${i}/id`, 'The attribute must be a string: the distribution id.');
-      if (typeof alias !== 'string' || alias === '') throw schemaError(alias === undefined ? 'required' : 'type', `resources/${i}/alias`, 'The attribute must be a string: the alias used elsewhere in the query.');
+      if (typeof id !== 'string')
+        throw schemaError(
+          id === undefined ? 'required' : 'type',
+          `resources/${i}/id`,
+          'The attribute must be a string: the distribution id.',
+        );
+      if (typeof alias !== 'string' || alias === '')
+        throw schemaError(
+          alias === undefined ? 'required' : 'type',
+          `resources/${i}/alias`,
+          'The attribute must be a string: the alias used elsewhere in the query.',
+        );
       return [id, ctx.byId(id), alias];
     });
     for (const [id, resource, alias] of found) {
@@ -541,24 +684,37 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
   const joins = sent.joins === undefined || sent.joins === '' ? [] : asList(sent.joins);
   if (!joins) throw schemaError('type', 'joins', 'The attribute must be an array of {resource, condition}.');
   if (r.sources.length > 1 && joins.length < r.sources.length - 1) throw badRequest('Too many resources specified.');
-  if (joins.length > LIMITS.resources - 1) throw schemaError('maxItems', 'joins', `At most ${LIMITS.resources - 1} joins are allowed.`);
+  if (joins.length > LIMITS.resources - 1)
+    throw schemaError('maxItems', 'joins', `At most ${LIMITS.resources - 1} joins are allowed.`);
   joins.forEach((join, i) => {
     const pointer = `joins/${i}`;
-    if (!isPlainObject(join)) throw schemaError('type', pointer, 'The attribute must be an object {resource, condition}.');
-    if (join.resource === undefined || join.condition === undefined) throw schemaError('required', pointer, 'The required properties (resource, condition) are missing.');
+    if (!isPlainObject(join))
+      throw schemaError('type', pointer, 'The attribute must be an object {resource, condition}.');
+    if (join.resource === undefined || join.condition === undefined)
+      throw schemaError('required', pointer, 'The required properties (resource, condition) are missing.');
     const alias = r.resourceAlias(last(join.resource), `${pointer}/resource`)!;
     const cond = join.condition;
-    if (!isPlainObject(cond)) throw schemaError('type', `${pointer}/condition`, 'The attribute must be a condition object.');
+    if (!isPlainObject(cond))
+      throw schemaError('type', `${pointer}/condition`, 'The attribute must be a condition object.');
     const operator = last(cond.operator) ?? '=';
     if (!(OPERATORS as readonly unknown[]).includes(operator)) {
-      throw schemaError('enum', `${pointer}/condition/operator`, `The attribute must be one of the following values: ${OPERATORS.map((o) => `'${o}'`).join(', ')}.`);
+      throw schemaError(
+        'enum',
+        `${pointer}/condition/operator`,
+        `The attribute must be one of the following values: ${OPERATORS.map((o) => `'${o}'`).join(', ')}.`,
+      );
     }
-    if (cond.property === undefined || cond.value === undefined) throw schemaError('required', `${pointer}/condition`, 'The required properties (property, value) are missing.');
+    if (cond.property === undefined || cond.value === undefined)
+      throw schemaError('required', `${pointer}/condition`, 'The required properties (property, value) are missing.');
     const leftAlias = r.resourceAlias(last(cond.resource), `${pointer}/condition/resource`);
     const left = r.column(leftAlias, checkPattern(last(cond.property), `${pointer}/condition/property`));
     const v = cond.value;
-    if (!isPlainObject(v) || typeof last(v.resource) !== 'string') throw badRequest('Invalid join condition; collection must be specified.');
-    const right = r.column(last(v.resource) as string, checkPattern(last(v.property), `${pointer}/condition/value/property`));
+    if (!isPlainObject(v) || typeof last(v.resource) !== 'string')
+      throw badRequest('Invalid join condition; collection must be specified.');
+    const right = r.column(
+      last(v.resource) as string,
+      checkPattern(last(v.property), `${pointer}/condition/value/property`),
+    );
     if (!JOIN_OPERATORS.includes(operator as string)) throw badRequest(`Invalid join operator: ${String(operator)}`);
     const source = r.sources.find((s, k) => k > 0 && s.alias === alias);
     if (!source) {
@@ -572,19 +728,28 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
   }
   const joinedRows = q.joins.reduce((n, j) => n * j.source.resource.rows, r.primary.resource.rows);
   if (q.joins.length > 0 && joinedRows > LIMITS.joinRows) {
-    throw schemaError('maximum', 'joins', `Joined resources may hold at most ${LIMITS.joinRows} row combinations (the product of their row counts); these hold ${joinedRows}.`);
+    throw schemaError(
+      'maximum',
+      'joins',
+      `Joined resources may hold at most ${LIMITS.joinRows} row combinations (the product of their row counts); these hold ${joinedRows}.`,
+    );
   }
 
   // Properties: strings, {resource, property, alias} or {expression, alias}.
   const taken = new Set<string>();
   if (rowIds) {
-    q.outputs.push({ key: RECORD_NUMBER.name, expr: { kind: 'column', ref: { source: r.primary, column: RECORD_NUMBER } }, headerName: RECORD_NUMBER.name });
+    q.outputs.push({
+      key: RECORD_NUMBER.name,
+      expr: { kind: 'column', ref: { source: r.primary, column: RECORD_NUMBER } },
+      headerName: RECORD_NUMBER.name,
+    });
     taken.add(RECORD_NUMBER.name);
   }
   let explicit = false;
   if (!phpEmpty(rawProperties)) {
     if (!propertyList) throw schemaError('type', 'properties', 'The attribute must be an array of properties.');
-    if (propertyList.length > LIMITS.properties) throw schemaError('maxItems', 'properties', `At most ${LIMITS.properties} properties are allowed.`);
+    if (propertyList.length > LIMITS.properties)
+      throw schemaError('maxItems', 'properties', `At most ${LIMITS.properties} properties are allowed.`);
     explicit = true;
     propertyList.forEach((p, i) => {
       const pointer = `properties/${i}`;
@@ -592,7 +757,8 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
         const ref = r.stringProperty(p);
         q.outputs.push({ key: uniqueKey(taken, p, r.primary.alias, p), expr: { kind: 'column', ref }, headerName: p });
       } else if (isPlainObject(p) && p.expression !== undefined) {
-        if (p.alias === undefined) throw schemaError('required', pointer, 'The required properties (alias) are missing.');
+        if (p.alias === undefined)
+          throw schemaError('required', pointer, 'The required properties (alias) are missing.');
         const alias = checkAlias(last(p.alias), `${pointer}/alias`);
         const expr = r.expression(p.expression, `${pointer}/expression`, 1);
         q.outputs.push({ key: uniqueKey(taken, alias, null, alias), expr, headerName: alias });
@@ -601,15 +767,27 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
         const property = checkPattern(last(p.property), `${pointer}/property`);
         const ref = r.column(resource, property, false);
         const alias = p.alias === undefined ? undefined : checkAlias(last(p.alias), `${pointer}/alias`);
-        q.outputs.push({ key: uniqueKey(taken, alias ?? property, resource ?? r.primary.alias, property), expr: { kind: 'column', ref }, headerName: property });
+        q.outputs.push({
+          key: uniqueKey(taken, alias ?? property, resource ?? r.primary.alias, property),
+          expr: { kind: 'column', ref },
+          headerName: property,
+        });
       } else {
-        throw schemaError('anyOf', pointer, 'A property must be a column name, {resource, property, alias} or {expression, alias}.');
+        throw schemaError(
+          'anyOf',
+          pointer,
+          'A property must be a column name, {resource, property, alias} or {expression, alias}.',
+        );
       }
     });
   } else {
     // Query::getProperties: all columns of the primary resource, in table order.
     for (const column of r.primary.resource.columns) {
-      q.outputs.push({ key: uniqueKey(taken, column.name, r.primary.alias, column.name), expr: { kind: 'column', ref: { source: r.primary, column } }, headerName: column.name });
+      q.outputs.push({
+        key: uniqueKey(taken, column.name, r.primary.alias, column.name),
+        expr: { kind: 'column', ref: { source: r.primary, column } },
+        headerName: column.name,
+      });
     }
   }
   q.aggregate = q.outputs.some((o) => hasAggregate(o.expr));
@@ -619,7 +797,11 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
 
   // Sorts (DKAN form), then the shorthand `sort=<field> [asc|desc]` (a product decision, test/contracts/NOTES.md).
   const sentSorts = typeof sent.sorts === 'string' && sent.sorts !== '' ? [sent.sorts] : sent.sorts;
-  const sorts = sortsJson(sentSorts === undefined || sentSorts === '' ? [] : (asList(sentSorts) ?? (isPlainObject(sentSorts) ? [sentSorts] : undefined)));
+  const sorts = sortsJson(
+    sentSorts === undefined || sentSorts === ''
+      ? []
+      : (asList(sentSorts) ?? (isPlainObject(sentSorts) ? [sentSorts] : undefined)),
+  );
   if (!sorts) throw schemaError('type', 'sorts', 'The attribute must be an array of {property, order}.');
   const sortKeys: { alias: string | undefined; property: string; order: unknown; pointer: string }[] = [];
   sorts.forEach((s, i) => {
@@ -627,25 +809,48 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
     if (!isPlainObject(s)) throw schemaError('type', pointer, 'The attribute must be an object {property, order}.');
     const order = last(s.order);
     if (order !== undefined && order !== 'asc' && order !== 'desc') {
-      throw schemaError('enum', `${pointer}/order`, "The attribute must be one of the following values: 'asc', 'desc'.");
+      throw schemaError(
+        'enum',
+        `${pointer}/order`,
+        "The attribute must be one of the following values: 'asc', 'desc'.",
+      );
     }
-    if (s.property === undefined) throw schemaError('required', pointer, 'The required properties (property) are missing.');
-    sortKeys.push({ alias: r.resourceAlias(last(s.resource), `${pointer}/resource`), property: checkPattern(last(s.property), `${pointer}/property`), order, pointer });
+    if (s.property === undefined)
+      throw schemaError('required', pointer, 'The required properties (property) are missing.');
+    sortKeys.push({
+      alias: r.resourceAlias(last(s.resource), `${pointer}/resource`),
+      property: checkPattern(last(s.property), `${pointer}/property`),
+      order,
+      pointer,
+    });
   });
   const sort = last(sent.sort);
   if (sort !== undefined && sort !== '') {
-    if (typeof sort !== 'string') throw schemaError('type', 'sort', 'The attribute must be text: <field> or <field> <asc|desc>, comma separated.');
+    if (typeof sort !== 'string')
+      throw schemaError('type', 'sort', 'The attribute must be text: <field> or <field> <asc|desc>, comma separated.');
     sort.split(',').forEach((part, i) => {
       const m = /^\s*(.+?)(?:\s+(asc|desc|ASC|DESC))?\s*$/.exec(part);
-      if (!m) throw schemaError('pattern', 'sort', 'The attribute must be <field> or <field> <asc|desc>, comma separated.');
-      sortKeys.push({ alias: undefined, property: checkPattern(m[1], `sort/${i}/property`), order: (m[2] ?? 'asc').toLowerCase(), pointer: `sort/${i}` });
+      if (!m)
+        throw schemaError('pattern', 'sort', 'The attribute must be <field> or <field> <asc|desc>, comma separated.');
+      sortKeys.push({
+        alias: undefined,
+        property: checkPattern(m[1], `sort/${i}/property`),
+        order: (m[2] ?? 'asc').toLowerCase(),
+        pointer: `sort/${i}`,
+      });
     });
   }
-  if (sortKeys.length > LIMITS.sorts) throw schemaError('maxItems', 'sorts', `At most ${LIMITS.sorts} sort keys are allowed.`);
+  if (sortKeys.length > LIMITS.sorts)
+    throw schemaError('maxItems', 'sorts', `At most ${LIMITS.sorts} sort keys are allowed.`);
 
-  const groupings = sent.groupings === undefined || sent.groupings === '' ? [] : (asList(sent.groupings) ?? (typeof sent.groupings === 'string' ? sent.groupings.split(',').map((s) => s.trim()) : undefined));
+  const groupings =
+    sent.groupings === undefined || sent.groupings === ''
+      ? []
+      : (asList(sent.groupings) ??
+        (typeof sent.groupings === 'string' ? sent.groupings.split(',').map((s) => s.trim()) : undefined));
   if (!groupings) throw schemaError('type', 'groupings', 'The attribute must be an array of column names.');
-  if (groupings.length > LIMITS.properties) throw schemaError('maxItems', 'groupings', `At most ${LIMITS.properties} groupings are allowed.`);
+  if (groupings.length > LIMITS.properties)
+    throw schemaError('maxItems', 'groupings', `At most ${LIMITS.properties} groupings are allowed.`);
   const groupNames = groupings.map((g, i) => {
     const raw = isPlainObject(g) ? last(g.property) : g;
     return checkPattern(raw, isPlainObject(g) ? `groupings/${i}/property` : `groupings/${i}`);
@@ -655,17 +860,30 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
   if (groupNames.length > 0) {
     // Query.php fills `properties` with every column when none are given, so those count as un-grouped too.
     const propNames = explicit
-      ? propertyList!.flatMap((p) => (typeof p === 'string' ? [p] : isPlainObject(p) && p.expression === undefined && p.property !== undefined ? [String(last(p.property))] : []))
-      : rowIds ? [] : r.primary.resource.columns.map((c) => c.name);
+      ? propertyList!.flatMap((p) =>
+          typeof p === 'string'
+            ? [p]
+            : isPlainObject(p) && p.expression === undefined && p.property !== undefined
+              ? [String(last(p.property))]
+              : [],
+        )
+      : rowIds
+        ? []
+        : r.primary.resource.columns.map((c) => c.name);
     const ungrouped = propNames.filter((p) => !groupNames.includes(p));
-    if (ungrouped.length > 0) throw badRequest(`Un-grouped properties found in aggregate query: ${ungrouped.join(', ')}`);
+    if (ungrouped.length > 0)
+      throw badRequest(`Un-grouped properties found in aggregate query: ${ungrouped.join(', ')}`);
   }
   if (r.pending) throw r.pending;
   for (const s of sortKeys) {
     if (s.order === undefined) throw badRequest('Invalid sort.');
   }
   // MySQL with ONLY_FULL_GROUP_BY: plain columns beside aggregates need a GROUP BY (AbstractDatabaseTable).
-  if (q.aggregate && groupNames.length === 0 && q.outputs.some((o) => !hasAggregate(o.expr) && o.expr.kind !== 'number' && exprHasColumn(o.expr))) {
+  if (
+    q.aggregate &&
+    groupNames.length === 0 &&
+    q.outputs.some((o) => !hasAggregate(o.expr) && o.expr.kind !== 'number' && exprHasColumn(o.expr))
+  ) {
     throw badRequest(
       'You may not mix simple properties and aggregation expressions in a single query. If one of your properties includes an expression with a sum, count, avg, min or max operator, remove other properties from your query and try again.',
     );
@@ -685,7 +903,8 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
   return q;
 }
 
-const exprHasColumn = (e: Expr): boolean => e.kind === 'column' || (e.kind === 'arithmetic' && e.operands.some(exprHasColumn));
+const exprHasColumn = (e: Expr): boolean =>
+  e.kind === 'column' || (e.kind === 'arithmetic' && e.operands.some(exprHasColumn));
 
 /** ORDER BY: an output alias first (MySQL resolves select aliases first in ORDER BY), then a column. */
 function sortTarget(r: Reader, q: DkanQuery, alias: string | undefined, property: string): Target {
@@ -693,7 +912,8 @@ function sortTarget(r: Reader, q: DkanQuery, alias: string | undefined, property
     const index = q.outputs.findIndex((o) => o.key === property);
     if (index >= 0) return { kind: 'output', index };
     const source = r.sources.find((s) => s.resource.byName.has(property));
-    if (source) return { kind: 'column', ref: r.column(source.alias === r.primary.alias ? undefined : source.alias, property) };
+    if (source)
+      return { kind: 'column', ref: r.column(source.alias === r.primary.alias ? undefined : source.alias, property) };
   }
   return { kind: 'column', ref: r.column(alias, property) };
 }

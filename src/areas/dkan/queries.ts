@@ -36,7 +36,11 @@ function cachesOf(store: FixtureStore, config: Config) {
   return store.memo('dkan:caches', () => ({
     responses:
       config.dkanCacheSize > 0
-        ? new LRUCache<string, Answer>({ max: config.dkanCacheSize, maxSize: 32 * 1024 * 1024, sizeCalculation: (a) => a.body.length + 64 })
+        ? new LRUCache<string, Answer>({
+            max: config.dkanCacheSize,
+            maxSize: 32 * 1024 * 1024,
+            sizeCalculation: (a) => a.body.length + 64,
+          })
         : null,
     counts: new LRUCache<string, number>({ max: 10_000 }),
     schemas: new LRUCache<string, string>({ max: 1_000 }),
@@ -68,14 +72,25 @@ function runner(pool: QueryPool, store: FixtureStore, config: Config): Run {
  * The answer to a checked query. `url` (GET only) also keys the cache, so a repeated request skips parsing;
  * the echo is the query as sent with the resources filled in, so it identifies the answer.
  */
-export async function runQuery(pool: QueryPool, store: FixtureStore, config: Config, q: DkanQuery, url: string | null): Promise<Answer> {
+export async function runQuery(
+  pool: QueryPool,
+  store: FixtureStore,
+  config: Config,
+  q: DkanQuery,
+  url: string | null,
+): Promise<Answer> {
   const caches = cachesOf(store, config);
   const echo = JSON.stringify(q.echo);
   const key = `q:${echo}`;
   let answer = caches.responses?.get(key);
   if (!answer) {
     const run = runner(pool, store, config);
-    answer = q.sources.length === 0 ? emptyAnswer(q, echo) : q.format === 'csv' ? await csvAnswer(run, config, store, q) : await jsonAnswer(run, store, caches, q, echo);
+    answer =
+      q.sources.length === 0
+        ? emptyAnswer(q, echo)
+        : q.format === 'csv'
+          ? await csvAnswer(run, config, store, q)
+          : await jsonAnswer(run, store, caches, q, echo);
     caches.responses?.set(key, answer);
   }
   if (url !== null) caches.responses?.set(`u:${url}`, answer);
@@ -102,7 +117,9 @@ export function downloadQuery(pool: QueryPool, store: FixtureStore, config: Conf
   async function* pages(): AsyncGenerator<string> {
     yield header;
     for (let offset = q.offset; offset < end; offset += batch) {
-      const [rows] = (await run([{ op: 'rawAll', sql: plan.rowsSql, params: [...fixed, Math.min(batch, end - offset), offset] }])) as [unknown[][]];
+      const [rows] = (await run([
+        { op: 'rawAll', sql: plan.rowsSql, params: [...fixed, Math.min(batch, end - offset), offset] },
+      ])) as [unknown[][]];
       if (rows.length > 0) yield rows.map(csvLine).join('');
       if (rows.length < batch) return;
     }
@@ -121,7 +138,8 @@ async function rankedAnswer(run: Run, store: FixtureStore, q: DkanQuery): Promis
   const ranked = rankedResource(store, q.sources[0]!.resource);
   if (!ranked || unsupported(q, ranked) !== null) return null;
   // Dictionary lookups are SQL like any other (a pattern reads every distinct value): they run in the pool.
-  const lookups = (list: DictLookup[]) => run(list.map((l) => ({ op: l.kind === 'first' ? 'pluckGet' : 'pluckAll', sql: l.sql, params: l.params })));
+  const lookups = (list: DictLookup[]) =>
+    run(list.map((l) => ({ op: l.kind === 'first' ? 'pluckGet' : 'pluckAll', sql: l.sql, params: l.params })));
   return rankedPage(ranked, q, lookups);
 }
 
@@ -156,7 +174,12 @@ async function jsonAnswer(run: Run, store: FixtureStore, caches: Caches, q: Dkan
 /** No resource named on /datastore/query: DKAN's Query service answers nothing found. */
 function emptyAnswer(q: DkanQuery, echo: string): Answer {
   if (q.format === 'csv') return { contentType: CSV_TYPE, body: Buffer.alloc(0), headers: CSV_HEADERS };
-  const parts = [q.results ? '"results":[]' : '', q.count ? '"count":0' : '', q.schema ? '"schema":{}' : '', `"query":${echo}`];
+  const parts = [
+    q.results ? '"results":[]' : '',
+    q.count ? '"count":0' : '',
+    q.schema ? '"schema":{}' : '',
+    `"query":${echo}`,
+  ];
   return { contentType: JSON_TYPE, body: Buffer.from(`{${parts.filter(Boolean).join(',')}}`) };
 }
 
@@ -164,7 +187,9 @@ function emptyAnswer(q: DkanQuery, echo: string): Answer {
 async function csvAnswer(run: Run, config: Config, store: FixtureStore, q: DkanQuery): Promise<Answer> {
   const page = q.results ? await rankedAnswer(run, store, q) : null;
   const plan = planQuery(q, page?.rows);
-  const rows = q.results ? ((await run([{ op: 'rawAll', sql: plan.rowsSql, params: plan.rowsParams }]))[0] as unknown[][]) : [];
+  const rows = q.results
+    ? ((await run([{ op: 'rawAll', sql: plan.rowsSql, params: plan.rowsParams }]))[0] as unknown[][])
+    : [];
   if (rows.length === 0) return { contentType: CSV_TYPE, body: Buffer.alloc(0), headers: CSV_HEADERS };
   const header = csvHeader(q, config.dkanCsvHeaders);
   return { contentType: CSV_TYPE, body: Buffer.from([header, ...rows].map(csvLine).join('')), headers: CSV_HEADERS };

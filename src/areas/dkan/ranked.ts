@@ -79,7 +79,8 @@ export function unsupported(q: DkanQuery, ranked: RankedResource): string | null
         if (inner) return inner;
       } else if (c.operator === 'match') return 'match';
       else if (typeof c.value === 'object' && c.value !== null && !Array.isArray(c.value)) return 'column reference';
-      else if (c.ref.column === RECORD_NUMBER || !ranked.columns.has(c.ref.column.name)) return 'record_number or unranked condition';
+      else if (c.ref.column === RECORD_NUMBER || !ranked.columns.has(c.ref.column.name))
+        return 'record_number or unranked condition';
     }
     return null;
   };
@@ -122,10 +123,16 @@ class Planner {
     // The dictionary takes the alias of the condition's table, so the condition's own SQL applies to it.
     const dict = `${col.dict} AS ${c.ref.source.sql}`;
     const ident = `${c.ref.source.sql}.${c.ref.column.ident}`;
-    const lookup = (sql: string, params: unknown[], kind: DictLookup['kind']): number => this.lookups.push({ sql, params, kind }) - 1;
+    const lookup = (sql: string, params: unknown[], kind: DictLookup['kind']): number =>
+      this.lookups.push({ sql, params, kind }) - 1;
     /** A run of ranks in the column's order: the first and the last that match. */
     const run = (where: string, values: unknown[], set: 0 | 1) => {
-      const first = (dir: 'ASC' | 'DESC') => lookup(`SELECT rank FROM ${dict} WHERE ${where} ORDER BY ${ident} ${dir}, rank ${dir} LIMIT 1`, values, 'first');
+      const first = (dir: 'ASC' | 'DESC') =>
+        lookup(
+          `SELECT rank FROM ${dict} WHERE ${where} ORDER BY ${ident} ${dir}, rank ${dir} LIMIT 1`,
+          values,
+          'first',
+        );
       return { set, lo: first('ASC'), hi: first('DESC') };
     };
     const runs: { set: 0 | 1; lo: number; hi: number }[] = [];
@@ -268,4 +275,3 @@ export async function rankedPage(ranked: RankedResource, q: DkanQuery, runLookup
   }
   return { rows, count };
 }
-

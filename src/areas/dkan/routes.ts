@@ -5,7 +5,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { AreaPluginOptions, ErrorAnswer, ErrorContext } from '../types.js';
 import { resourceAt, resourceById, type Resource } from './datasets.js';
-import { badRequest, DkanError, distributionNotFound, noResourceFound, notImported, phpTimestamp, routeNotFound } from './errors.js';
+import {
+  badRequest,
+  DkanError,
+  distributionNotFound,
+  noResourceFound,
+  notImported,
+  phpTimestamp,
+  routeNotFound,
+} from './errors.js';
 import { parseBody, parseQueryString, readQuery } from './parse.js';
 import { cachedAnswer, downloadQuery, runQuery, type Answer, type StreamAnswer } from './queries.js';
 import { inlineDefinitions, querySchema, resourceQuerySchema } from './query-schema.js';
@@ -80,7 +88,10 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
   };
   const none: Resolve = () => undefined;
 
-  const bodies = { resource: inlineDefinitions(resourceQuerySchema(config.dkanMaxLimit)), multi: inlineDefinitions(querySchema(config.dkanMaxLimit)) };
+  const bodies = {
+    resource: inlineDefinitions(resourceQuerySchema(config.dkanMaxLimit)),
+    multi: inlineDefinitions(querySchema(config.dkanMaxLimit)),
+  };
 
   /** One query route: GET with the query in the query string, POST with it as the JSON body. */
   const route = (
@@ -99,7 +110,15 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
       summary,
       ...(params ? { params } : {}),
       ...(method === 'GET'
-        ? { querystring: download ? (multi ? MultiDownloadQuerystringSchema : DownloadQuerystringSchema) : multi ? MultiQuerystringSchema : QuerystringSchema }
+        ? {
+            querystring: download
+              ? multi
+                ? MultiDownloadQuerystringSchema
+                : DownloadQuerystringSchema
+              : multi
+                ? MultiQuerystringSchema
+                : QuerystringSchema,
+          }
         : { body: multi ? bodies.multi : bodies.resource }),
       response: download ? downloadResponses : responses,
     };
@@ -115,7 +134,8 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
           if (hit) return send(reply, hit);
         }
         const q = read(request, resolve(store, request.params as Record<string, string>), download);
-        if (!download) return send(reply, await runQuery(app.queryPool, store, config, q, cacheable ? request.url : null));
+        if (!download)
+          return send(reply, await runQuery(app.queryPool, store, config, q, cacheable ? request.url : null));
         // QueryDownloadController::formatResponse streams CSV only.
         if (q.format !== 'csv') throw badRequest('Streaming not currently available for JSON responses');
         return send(reply, downloadQuery(app.queryPool, store, config, q));
@@ -126,19 +146,78 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
   for (const method of ['GET', 'POST'] as const) {
     const s = method === 'GET' ? 'Get' : 'Post';
     const how = method === 'GET' ? ' (query in the query string)' : ' (query as the JSON body)';
-    route(method, '/datastore/query', OPS[`multi${s}`], `Query one or more datastore resources, with joins${how}`, undefined, none, false);
-    route(method, '/datastore/query/download', OPS[`multiDownload${s}`], `Stream a query over one or more resources as CSV${how}`, undefined, none, true);
-    route(method, '/datastore/query/:distributionId', OPS[`distribution${s}`], `Query one datastore resource by distribution id${how}`, DistributionParamsSchema, distribution, false);
-    route(method, '/datastore/query/:distributionId/download', OPS[`distributionDownload${s}`], `Stream one resource's query result as CSV${how}`, DistributionParamsSchema, distribution, true);
-    route(method, '/datastore/query/:datasetId/:index', OPS[`datasetIndex${s}`], `Query one datastore resource by dataset id and resource index${how}`, DatasetIndexParamsSchema, datasetIndex, false);
-    route(method, '/datastore/query/:datasetId/:index/download', OPS[`datasetIndexDownload${s}`], `Stream one resource's query result as CSV${how}`, DatasetIndexParamsSchema, datasetIndex, true);
+    route(
+      method,
+      '/datastore/query',
+      OPS[`multi${s}`],
+      `Query one or more datastore resources, with joins${how}`,
+      undefined,
+      none,
+      false,
+    );
+    route(
+      method,
+      '/datastore/query/download',
+      OPS[`multiDownload${s}`],
+      `Stream a query over one or more resources as CSV${how}`,
+      undefined,
+      none,
+      true,
+    );
+    route(
+      method,
+      '/datastore/query/:distributionId',
+      OPS[`distribution${s}`],
+      `Query one datastore resource by distribution id${how}`,
+      DistributionParamsSchema,
+      distribution,
+      false,
+    );
+    route(
+      method,
+      '/datastore/query/:distributionId/download',
+      OPS[`distributionDownload${s}`],
+      `Stream one resource's query result as CSV${how}`,
+      DistributionParamsSchema,
+      distribution,
+      true,
+    );
+    route(
+      method,
+      '/datastore/query/:datasetId/:index',
+      OPS[`datasetIndex${s}`],
+      `Query one datastore resource by dataset id and resource index${how}`,
+      DatasetIndexParamsSchema,
+      datasetIndex,
+      false,
+    );
+    route(
+      method,
+      '/datastore/query/:datasetId/:index/download',
+      OPS[`datasetIndexDownload${s}`],
+      `Stream one resource's query result as CSV${how}`,
+      DatasetIndexParamsSchema,
+      datasetIndex,
+      true,
+    );
   }
 
   const served = querySchema(config.dkanMaxLimit);
   fastify.get(
     '/datastore/query/schema',
-    { schema: { operationId: OPS.schema, tags: ['dkan'], summary: 'The datastore query JSON schema (the POST body of the query routes)', response: { 200: { description: 'JSON Schema (draft-07)', type: 'object', additionalProperties: true } } } },
-    async (_request, reply) => reply.code(200).header('content-type', 'application/json').send(Buffer.from(JSON.stringify(served))),
+    {
+      schema: {
+        operationId: OPS.schema,
+        tags: ['dkan'],
+        summary: 'The datastore query JSON schema (the POST body of the query routes)',
+        response: { 200: { description: 'JSON Schema (draft-07)', type: 'object', additionalProperties: true } },
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .code(200)
+        .header('content-type', 'application/json')
+        .send(Buffer.from(JSON.stringify(served))),
   );
 }
 
@@ -161,16 +240,27 @@ function firstResourceId(request: FastifyRequest): string {
 export function formatDkanError({ status, message, request, cause }: ErrorContext): ErrorAnswer {
   const contentType = 'application/json; charset=utf-8';
   if (cause instanceof DkanError) return { contentType, body: JSON.stringify(cause.body) };
-  if (status >= 500) return { contentType, body: JSON.stringify({ message: 'An internal error occurred.', status: 500, timestamp: phpTimestamp() }) };
-  if (message !== undefined) return { contentType, body: JSON.stringify({ message, status, timestamp: phpTimestamp() }) };
+  if (status >= 500)
+    return {
+      contentType,
+      body: JSON.stringify({ message: 'An internal error occurred.', status: 500, timestamp: phpTimestamp() }),
+    };
+  if (message !== undefined)
+    return { contentType, body: JSON.stringify({ message, status, timestamp: phpTimestamp() }) };
   const params = (request.params ?? {}) as Record<string, string | undefined>;
   let err: DkanError;
   if (params.datasetId !== undefined) {
     const index = params.index ?? '0';
-    err = status === 404 ? noResourceFound(params.datasetId, index) : notImported(resourceAt(request.store, params.datasetId, index)?.distributionId || params.datasetId);
+    err =
+      status === 404
+        ? noResourceFound(params.datasetId, index)
+        : notImported(resourceAt(request.store, params.datasetId, index)?.distributionId || params.datasetId);
   } else if (params.distributionId !== undefined) {
     err = status === 404 ? distributionNotFound(params.distributionId) : notImported(params.distributionId);
-  } else if (request.routeOptions.url?.endsWith('/datastore/query') || request.routeOptions.url?.endsWith('/datastore/query/download')) {
+  } else if (
+    request.routeOptions.url?.endsWith('/datastore/query') ||
+    request.routeOptions.url?.endsWith('/datastore/query/download')
+  ) {
     // /datastore/query names its resources in the query.
     const id = firstResourceId(request);
     err = status === 404 ? distributionNotFound(id) : notImported(id);

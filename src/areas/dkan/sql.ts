@@ -2,7 +2,17 @@
 // Building only: nothing here runs a statement, so execution can move elsewhere without touching this.
 import { displaySql, ftsTableOf, MAX_JSON_ARGS, ROW_JSON_COLUMN, rowJsonSql } from '../../../fixtures/dkan/layout.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
-import { MATCH_TERM, type ColumnRef, type Condition, type ConditionGroup, type DkanQuery, type Expr, type Output, type Scalar, type Target } from './parse.js';
+import {
+  MATCH_TERM,
+  type ColumnRef,
+  type Condition,
+  type ConditionGroup,
+  type DkanQuery,
+  type Expr,
+  type Output,
+  type Scalar,
+  type Target,
+} from './parse.js';
 
 export interface Plan {
   /** One row, one column: the `results` array as JSON text. CSV plans return one row per result row instead. */
@@ -44,7 +54,9 @@ class SqlBuilder {
   /** Pattern operators see the value as returned (decimals and MM/DD/YYYY dates differ from storage). */
   patternTarget(ref: ColumnRef): string {
     const col = ref.column;
-    return col.type === 'decimal' || (col.type === 'date' && col.dateFormat === 'mdy') ? displayOf(identOf(ref), col) : identOf(ref);
+    return col.type === 'decimal' || (col.type === 'date' && col.dateFormat === 'mdy')
+      ? displayOf(identOf(ref), col)
+      : identOf(ref);
   }
 
   expr(e: Expr): string {
@@ -57,7 +69,9 @@ class SqlBuilder {
       case 'aggregate': {
         const inner = this.expr(e.operand);
         // DKAN's tables hold '' for an empty cell, which COUNT counts; mockyard stores NULL.
-        return e.fn === 'count' && e.operand.kind === 'column' ? `COUNT(COALESCE(${inner}, ''))` : `${e.fn.toUpperCase()}(${inner})`;
+        return e.fn === 'count' && e.operand.kind === 'column'
+          ? `COUNT(COALESCE(${inner}, ''))`
+          : `${e.fn.toUpperCase()}(${inner})`;
       }
       case 'arithmetic': {
         const parts = e.operands.map((o) => this.expr(o));
@@ -70,7 +84,9 @@ class SqlBuilder {
 
   all(items: (Condition | ConditionGroup)[], joiner: 'AND' | 'OR'): string {
     if (items.length === 0) return '1';
-    const parts = items.map((c) => (c.kind === 'group' ? this.all(c.items, c.joiner === 'or' ? 'OR' : 'AND') : this.one(c)));
+    const parts = items.map((c) =>
+      c.kind === 'group' ? this.all(c.items, c.joiner === 'or' ? 'OR' : 'AND') : this.one(c),
+    );
     return parts.length === 1 ? parts[0]! : `(${parts.join(` ${joiner} `)})`;
   }
 
@@ -125,10 +141,17 @@ class SqlBuilder {
     const positions = refs.map((r) => r.source.resource.columns.indexOf(r.column));
     const indexable = refs.every((r, k) => r.source === source && r.column.type === 'text' && positions[k]! >= 0);
     const terms = String(c.value ?? '').match(MATCH_TERM) ?? [];
-    const kinds = { '+': { long: [] as string[], short: [] as string[] }, '-': { long: [] as string[], short: [] as string[] }, '': { long: [] as string[], short: [] as string[] } };
+    const kinds = {
+      '+': { long: [] as string[], short: [] as string[] },
+      '-': { long: [] as string[], short: [] as string[] },
+      '': { long: [] as string[], short: [] as string[] },
+    };
     for (const raw of terms) {
       const sign = raw[0] === '+' || raw[0] === '-' ? raw[0] : '';
-      const word = raw.slice(sign ? 1 : 0).replace(/^"|"$/g, '').replace(/\*$/, '');
+      const word = raw
+        .slice(sign ? 1 : 0)
+        .replace(/^"|"$/g, '')
+        .replace(/\*$/, '');
       if (word === '') continue;
       (indexable && [...word].length >= 3 ? kinds[sign].long : kinds[sign].short).push(word);
     }
@@ -166,7 +189,12 @@ const outName = (i: number): string => `"__mockyard_o${i}"`;
 function outputDisplay(o: Output, i: number): string {
   const e = o.expr;
   if (e.kind === 'column') return displayOf(outName(i), e.ref.column);
-  if (e.kind === 'aggregate' && (e.fn === 'min' || e.fn === 'max') && e.operand.kind === 'column' && e.operand.ref.column !== RECORD_NUMBER) {
+  if (
+    e.kind === 'aggregate' &&
+    (e.fn === 'min' || e.fn === 'max') &&
+    e.operand.kind === 'column' &&
+    e.operand.ref.column !== RECORD_NUMBER
+  ) {
     const col = e.operand.ref.column;
     return `CASE WHEN ${outName(i)} IS NULL THEN NULL ELSE ${displayOf(outName(i), col)} END`;
   }
@@ -183,9 +211,16 @@ function targetSql(q: DkanQuery, t: Target): string {
 function wholeRows(q: DkanQuery): boolean {
   const res = q.sources[0]!.resource;
   return (
-    q.format === 'json' && q.keys && !q.rowIds && !q.aggregate && q.joins.length === 0 && q.groupBy.length === 0 &&
+    q.format === 'json' &&
+    q.keys &&
+    !q.rowIds &&
+    !q.aggregate &&
+    q.joins.length === 0 &&
+    q.groupBy.length === 0 &&
     q.outputs.length === res.columns.length &&
-    q.outputs.every((o, i) => o.expr.kind === 'column' && o.expr.ref.column === res.columns[i] && o.key === o.expr.ref.column.name)
+    q.outputs.every(
+      (o, i) => o.expr.kind === 'column' && o.expr.ref.column === res.columns[i] && o.key === o.expr.ref.column.name,
+    )
   );
 }
 
@@ -206,7 +241,12 @@ export function planQuery(q: DkanQuery, page?: readonly number[]): Plan {
   const select = q.outputs.map((o, i) => `${b.expr(o.expr)} AS ${outName(i)}`).join(', ');
   const selectParams = b.params;
   b.params = [];
-  const joins = q.joins.map((j) => ` JOIN ${j.source.resource.table} AS ${j.source.sql} ON ${identOf(j.left)} ${j.operator} ${identOf(j.right)}`).join('');
+  const joins = q.joins
+    .map(
+      (j) =>
+        ` JOIN ${j.source.resource.table} AS ${j.source.sql} ON ${identOf(j.left)} ${j.operator} ${identOf(j.right)}`,
+    )
+    .join('');
   if (page) {
     const from = `json_each(?) AS __mockyard_page JOIN ${primary.resource.table} AS ${primary.sql} ON ${primary.sql}.record_number = __mockyard_page.value`;
     return pagePlan(q, from, JSON.stringify(page), select, selectParams);
@@ -220,7 +260,8 @@ export function planQuery(q: DkanQuery, page?: readonly number[]): Plan {
   if (q.sorts.length > 0) {
     const keys = q.sorts.map((s) => `${targetSql(q, s.target)} ${s.desc ? 'DESC' : 'ASC'}`);
     // Ties keep row order so pages never overlap; same direction as the last key so an index still serves the order.
-    if (q.groupBy.length === 0 && !q.aggregate) keys.push(`${rowOrder} ${q.sorts[q.sorts.length - 1]!.desc ? 'DESC' : 'ASC'}`);
+    if (q.groupBy.length === 0 && !q.aggregate)
+      keys.push(`${rowOrder} ${q.sorts[q.sorts.length - 1]!.desc ? 'DESC' : 'ASC'}`);
     order = keys.join(', ');
   } else {
     order = q.groupBy.length > 0 ? q.groupBy.map((t) => targetSql(q, t)).join(', ') : q.aggregate ? '' : rowOrder;
@@ -297,7 +338,10 @@ export function schemaJson(q: DkanQuery): string {
 function tableSchema(resource: Resource, rowIds: boolean): object {
   const fields: Record<string, object> = {};
   if (rowIds) fields.record_number = RECORD_NUMBER_FIELD;
-  for (const col of resource.columns) fields[col.name] = col.description ? { ...FIELD_TYPES[col.type], description: col.description } : { ...FIELD_TYPES[col.type] };
+  for (const col of resource.columns)
+    fields[col.name] = col.description
+      ? { ...FIELD_TYPES[col.type], description: col.description }
+      : { ...FIELD_TYPES[col.type] };
   return rowIds ? { fields, 'primary key': [RECORD_NUMBER.name] } : { fields };
 }
 
@@ -311,7 +355,9 @@ export type CsvHeadersMode = 'resource_headers' | 'machine_names';
 export function csvHeader(q: DkanQuery, mode: CsvHeadersMode): string[] {
   if (q.rowIds) return q.outputs.map((o) => o.key);
   const fields = q.sources[0]!.resource.byName;
-  return q.outputs.map((o) => (mode === 'machine_names' ? o.headerName : fields.get(o.headerName)?.description || o.headerName));
+  return q.outputs.map((o) =>
+    mode === 'machine_names' ? o.headerName : fields.get(o.headerName)?.description || o.headerName,
+  );
 }
 
 /** PHP's fputcsv: quote a field holding the delimiter, a quote, a backslash, a space, tab or line break. */

@@ -30,5 +30,9 @@ export function setRateLimitHeaders(reply: FastifyReply, state: RateLimitState):
 }
 
 export function sendRateLimited(reply: FastifyReply, state: RateLimitState, now: number): FastifyReply {
-  return reply.code(429).headers(rateLimitHeaders(state, now)).header('content-type', JSON_TYPE).send({ message: RATE_LIMIT_MESSAGE });
+  return reply
+    .code(429)
+    .headers(rateLimitHeaders(state, now))
+    .header('content-type', JSON_TYPE)
+    .send({ message: RATE_LIMIT_MESSAGE });
 }

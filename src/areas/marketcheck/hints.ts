@@ -4,7 +4,8 @@ import type { Config } from '../../config.js';
 
 export function marketcheckHint(request: FastifyRequest, status: number, config: Config): string | undefined {
   if (status === 401) {
-    const accepted = config.marketcheckApiKeys.length > 0 ? 'one of the keys given to --marketcheck-api-keys' : 'any non-empty key';
+    const accepted =
+      config.marketcheckApiKeys.length > 0 ? 'one of the keys given to --marketcheck-api-keys' : 'any non-empty key';
     const sentAsHeader = request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined;
     return `MarketCheck expects the key as the api_key query parameter${sentAsHeader ? ' (not a header)' : ''}; ${accepted} works. Keys are listed at /__mockyard/fixtures under marketcheck.apiKeys.`;
   }

@@ -17,13 +17,24 @@ const NATURAL: Record<number, string> = {
 function formatError({ status, message, request }: ErrorContext): ErrorAnswer {
   if (status === 429) {
     const now = Date.now();
-    const state = { limit: rateLimitOf(request), remaining: 0, resetAt: (Math.floor(now / 1000) + 1) * 1000, allowed: false };
-    return { contentType: JSON_TYPE, body: JSON.stringify({ message: RATE_LIMIT_MESSAGE }), headers: rateLimitHeaders(state, now) };
+    const state = {
+      limit: rateLimitOf(request),
+      remaining: 0,
+      resetAt: (Math.floor(now / 1000) + 1) * 1000,
+      allowed: false,
+    };
+    return {
+      contentType: JSON_TYPE,
+      body: JSON.stringify({ message: RATE_LIMIT_MESSAGE }),
+      headers: rateLimitHeaders(state, now),
+    };
   }
   const text =
     message ??
     NATURAL[status] ??
-    (status === 404 ? `Not found: ${request.method} ${request.url.split('?')[0]}. The mocked endpoint is GET /popular/cars.` : 'Internal Server Error');
+    (status === 404
+      ? `Not found: ${request.method} ${request.url.split('?')[0]}. The mocked endpoint is GET /popular/cars.`
+      : 'Internal Server Error');
   return { contentType: JSON_TYPE, body: JSON.stringify({ code: status, message: text }) };
 }
 
@@ -35,7 +46,10 @@ export const marketcheckArea: AreaDefinition = {
   upstream: 'https://marketcheck-prod.apigee.net/v2',
   plugin: marketcheckPlugin,
   catalog: (store, config) => ({
-    apiKeys: [...(storeCredentials(store, 'marketcheck') ?? (config.marketcheckApiKeys.length > 0 ? config.marketcheckApiKeys : [DEMO_API_KEY]))],
+    apiKeys: [
+      ...(storeCredentials(store, 'marketcheck') ??
+        (config.marketcheckApiKeys.length > 0 ? config.marketcheckApiKeys : [DEMO_API_KEY])),
+    ],
     ...placeCatalog(store),
   }),
   formatError,

@@ -29,14 +29,21 @@ export function parseRankingQuery(q: RawQuery): RankingQuery | { error: string }
   const rawCountry = single(q.country);
   // An empty country is the default, as if it were left out.
   // Own keys only: `constructor` or `toString` must not find Object.prototype's members.
-  const country = rawCountry === undefined || rawCountry === '' ? 'us' : Object.hasOwn(COUNTRY, rawCountry) ? COUNTRY[rawCountry] : undefined;
+  const country =
+    rawCountry === undefined || rawCountry === ''
+      ? 'us'
+      : Object.hasOwn(COUNTRY, rawCountry)
+        ? COUNTRY[rawCountry]
+        : undefined;
   if (!country) return { error: `Invalid value "${rawCountry}" for parameter country: use us, ca, US or CA` };
 
   const cityState = single(q.city_state);
   if (cityState !== undefined) {
     const parts = cityState.split('|');
     if (parts.length !== 2 || parts[0]!.trim() === '' || parts[1]!.trim() === '') {
-      return { error: `Invalid value "${cityState}" for parameter city_state: use <city>|<state_code>, e.g. jacksonville|FL` };
+      return {
+        error: `Invalid value "${cityState}" for parameter city_state: use <city>|<state_code>, e.g. jacksonville|FL`,
+      };
     }
     return { carType, country, level: 'city', place: cityKey(parts[0]!, parts[1]!) };
   }

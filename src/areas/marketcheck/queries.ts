@@ -3,7 +3,8 @@ import type { FixtureStore } from '../../platform/fixture-store.js';
 import type { RankingQuery } from './params.js';
 
 const EMPTY = Buffer.from('[]');
-const RANKING_SQL = 'SELECT body FROM marketcheck_rankings WHERE car_type = ? AND country = ? AND level = ? AND place = ?';
+const RANKING_SQL =
+  'SELECT body FROM marketcheck_rankings WHERE car_type = ? AND country = ? AND level = ? AND place = ?';
 
 /** The ranking as UTF-8 JSON bytes, ready to send. */
 export function ranking(store: FixtureStore, q: RankingQuery): Buffer {

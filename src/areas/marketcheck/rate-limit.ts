@@ -23,7 +23,12 @@ export class RateLimiter {
     }
     const used = (this.#counts.get(key) ?? 0) + 1;
     this.#counts.set(key, used);
-    return { limit: this.limit, remaining: Math.max(0, this.limit - used), resetAt: (second + 1) * 1000, allowed: used <= this.limit };
+    return {
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - used),
+      resetAt: (second + 1) * 1000,
+      allowed: used <= this.limit,
+    };
   }
 
   /** Keys counted in the current window (for tests and diagnostics). */

@@ -3,7 +3,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { storeCredentials } from '../../platform/credentials.js';
 import type { AreaPluginOptions } from '../types.js';
-import { JSON_TYPE, MISSING_KEY_MESSAGE, UNKNOWN_KEY_MESSAGE, sendError, sendRateLimited, setRateLimitHeaders } from './errors.js';
+import {
+  JSON_TYPE,
+  MISSING_KEY_MESSAGE,
+  UNKNOWN_KEY_MESSAGE,
+  sendError,
+  sendRateLimited,
+  setRateLimitHeaders,
+} from './errors.js';
 import { parseRankingQuery, single, type RawQuery } from './params.js';
 import { ranking } from './queries.js';
 import { RateLimiter } from './rate-limit.js';
@@ -45,9 +52,15 @@ export async function marketcheckPlugin(instance: FastifyInstance, { config }: A
         summary: 'Top 50 makes and models by listings at national, state or city level',
         description:
           'No state and no city_state: national ranking; state: that state or province; city_state (`<city>|<state_code>`): that city, and it wins over state. ' +
-          'A place without listings answers []. Needs api_key; errors use MarketCheck\'s {code, message} body, rate limiting its {message} body with RateLimit-* headers.',
+          "A place without listings answers []. Needs api_key; errors use MarketCheck's {code, message} body, rate limiting its {message} body with RateLimit-* headers.",
         querystring: PopularCarsQuerySchema,
-        response: { 200: PopularCarsSchema, 400: ErrorSchema, 401: ErrorSchema, 429: MessageErrorSchema, default: ErrorSchema },
+        response: {
+          200: PopularCarsSchema,
+          400: ErrorSchema,
+          401: ErrorSchema,
+          429: MessageErrorSchema,
+          default: ErrorSchema,
+        },
       },
     },
     (request, reply) => {
@@ -69,4 +82,3 @@ export async function marketcheckPlugin(instance: FastifyInstance, { config }: A
     },
   );
 }
-

@@ -35,13 +35,24 @@ export const PopularCarsSchema = Type.Array(PopularCarSchema, {
 
 export const PopularCarsQuerySchema = Type.Object({
   api_key: Type.Optional(Type.String({ description: 'Account key; declared optional but needed on every call' })),
-  car_type: Type.Unsafe<'new' | 'used'>({ type: 'string', enum: ['new', 'used'], description: 'Inventory type to rank' }),
+  car_type: Type.Unsafe<'new' | 'used'>({
+    type: 'string',
+    enum: ['new', 'used'],
+    description: 'Inventory type to rank',
+  }),
   country: Type.Optional(
-    Type.Unsafe<'us' | 'ca' | 'US' | 'CA'>({ type: 'string', enum: ['us', 'ca', 'US', 'CA'], default: 'us', description: 'Market country' }),
+    Type.Unsafe<'us' | 'ca' | 'US' | 'CA'>({
+      type: 'string',
+      enum: ['us', 'ca', 'US', 'CA'],
+      default: 'us',
+      description: 'Market country',
+    }),
   ),
   state: Type.Optional(Type.String({ description: 'State or province code for a state-level ranking, e.g. FL or ON' })),
   city_state: Type.Optional(
-    Type.String({ description: 'City and state joined by a pipe for a city-level ranking, e.g. jacksonville|FL; wins over state' }),
+    Type.String({
+      description: 'City and state joined by a pipe for a city-level ranking, e.g. jacksonville|FL; wins over state',
+    }),
   ),
 });
 
