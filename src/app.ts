@@ -16,7 +16,7 @@ import { controlsPlugin } from './platform/controls.js';
 import { Runtime } from './platform/runtime.js';
 import { QueryPool } from './platform/query-pool.js';
 import { lazyCompilersFactory } from './platform/lazy-compilers.js';
-import { adminOriginAllowed, corsDelegator, installAdminGuard } from './platform/browser-policy.js';
+import { adminOriginAllowed, corsOptions, installAdminCors, installAdminGuard } from './platform/browser-policy.js';
 import { clientErrorHandler } from './platform/client-errors.js';
 import { MAX_HEADER_BYTES, areaResolver, frameworkErrorHandler, installLimits } from './platform/limits.js';
 import { frontServerFactory } from './platform/proxy.js';
@@ -110,7 +110,8 @@ export async function buildApp(
   installLimits(app, areaOf);
   installRootErrorHandling(app, !options.only);
   // Browser policy (browser-policy.ts): admin routes only for listed origins, no state change from a form.
-  await app.register(cors, { delegator: corsDelegator(config) });
+  await app.register(cors, corsOptions(config));
+  installAdminCors(app, config);
   installAdminGuard(app, adminOriginAllowed(config));
   await app.register(openapiPlugin, { areas, prefixed: !options.only });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });

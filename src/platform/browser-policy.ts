@@ -1,7 +1,7 @@
 // What a web page on another site may do with mockyard: CORS per route family, and no state change from a form.
 import { HINT_HEADER } from './hints.js';
 import type { FastifyCorsOptions } from '@fastify/cors';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 type AnyFastify = Pick<FastifyInstance, 'addHook'>;
 import type { Config } from '../config.js';
@@ -27,37 +27,49 @@ const EXPOSED_HEADERS = [
 const isAdmin = (url: string): boolean =>
   url === ADMIN_PREFIX || url.startsWith(`${ADMIN_PREFIX}/`) || url.startsWith(`${ADMIN_PREFIX}?`);
 
-/**
- * CORS as @fastify/cors options per request:
- * - area routes: an origin on --cors-origins, or any origin with `*`, is reflected with credentials, as
- *   a front end under development needs; `null` (sandboxed frames, file: pages) is never reflected and
- *   gets a literal `*` without credentials under `*`, so it can read mock data but never with cookies.
- * - admin routes (/__mockyard/*: journal, reset, catalog, health): only origins listed by name on
- *   --cors-origins; `*` does not open them, and a refused preflight stops a cross-site state change.
- * Requests without Origin (servers, curl) get no CORS headers at all.
- */
 /** Origins listed by name in --cors-origins: the only pages that may use the admin routes. */
 export const adminOriginAllowed = (config: Config) => {
   const listed = new Set(config.corsOrigins.filter((o) => o !== '*'));
   return (origin: string): boolean => listed.has(origin);
 };
 
-export function corsDelegator(config: Config) {
+type OriginCallback = (err: Error | null, allow: boolean) => void;
+
+/**
+ * CORS for @fastify/cors, static options resolved once (a per-request options delegator cost a quarter of
+ * the throughput of a cached answer):
+ * - area routes: an origin on --cors-origins, or any origin with `*`, is reflected with credentials, as a
+ *   front end under development needs; `null` (sandboxed frames, file: pages) is never answered.
+ * - admin routes (/__mockyard/*: journal, reset, catalog, health): only origins listed by name, through
+ *   the route-level options `installAdminCors` gives them; `*` does not open them, and their preflight is
+ *   refused to other origins.
+ * Requests without Origin (servers, curl) get no CORS headers at all.
+ */
+export function corsOptions(config: Config): FastifyCorsOptions {
   const anyOrigin = config.corsOrigins.includes('*');
-  const listed = new Set(config.corsOrigins.filter((o) => o !== '*'));
-  const base = { exposedHeaders: EXPOSED_HEADERS, hook: 'onRequest' } as const;
-  const none: FastifyCorsOptions = { ...base, origin: false };
-  const reflect: FastifyCorsOptions = { ...base, origin: true, credentials: true };
-  const star: FastifyCorsOptions = { ...base, origin: '*', credentials: false };
-  return (request: FastifyRequest, callback: (err: Error | null, options: FastifyCorsOptions) => void): void => {
-    const origin = request.headers.origin;
-    let options: FastifyCorsOptions;
-    if (!origin) options = none;
-    else if (listed.has(origin)) options = reflect;
-    else if (isAdmin(request.url) || !anyOrigin) options = none;
-    else options = origin === 'null' ? star : reflect;
-    callback(null, options);
+  const listed = adminOriginAllowed(config);
+  return {
+    hook: 'onRequest',
+    credentials: true,
+    exposedHeaders: EXPOSED_HEADERS,
+    origin: (origin: string | undefined, callback: OriginCallback) =>
+      callback(null, origin !== undefined && origin !== 'null' && (anyOrigin || listed(origin))),
   };
+}
+
+/**
+ * Admin routes answer CORS only for listed origins: every /__mockyard route gets that origin rule as its
+ * route-level CORS options, and an OPTIONS route of their own answers (or refuses) their preflights.
+ * Call before the admin routes are registered.
+ */
+export function installAdminCors(app: FastifyInstance, config: Config): void {
+  const listed = adminOriginAllowed(config);
+  const cors = { origin: (origin: string | undefined, callback: OriginCallback) => callback(null, origin !== undefined && listed(origin)) };
+  app.addHook('onRoute', (route) => {
+    if (isAdmin(route.url)) route.config = { ...(route.config as object), cors } as typeof route.config;
+  });
+  // A refused preflight gets no CORS headers, so the browser never sends the request itself.
+  app.options(`${ADMIN_PREFIX}/*`, { schema: { hide: true } }, (_request, reply) => reply.code(204).send());
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

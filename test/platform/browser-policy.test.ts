@@ -99,11 +99,17 @@ describe('admin routes with the default --cors-origins *', () => {
 });
 
 describe('area routes', () => {
-  it('never reflect origin null with credentials: a literal * without credentials', async () => {
+  it('never answer origin null (sandboxed frames, file: pages), even with *', async () => {
     const res = await open.app.inject({ url: '/archive/metadata/none', headers: { origin: 'null' } });
     expect(res.statusCode).toBe(200);
-    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+  });
+
+  it('reflect any other origin with credentials under *, as a front end in development needs', async () => {
+    const res = await open.app.inject({ url: '/archive/metadata/none', headers: { origin: 'http://localhost:3000' } });
+    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:3000');
+    expect(res.headers['access-control-allow-credentials']).toBe('true');
   });
 
   it('with an allow list, never reflect null or other origins', async () => {
