@@ -64,7 +64,10 @@ export function corsOptions(config: Config): FastifyCorsOptions {
  */
 export function installAdminCors(app: FastifyInstance, config: Config): void {
   const listed = adminOriginAllowed(config);
-  const cors = { origin: (origin: string | undefined, callback: OriginCallback) => callback(null, origin !== undefined && listed(origin)) };
+  const cors = {
+    origin: (origin: string | undefined, callback: OriginCallback) =>
+      callback(null, origin !== undefined && listed(origin)),
+  };
   app.addHook('onRoute', (route) => {
     if (isAdmin(route.url)) route.config = { ...(route.config as object), cors } as typeof route.config;
   });
