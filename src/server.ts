@@ -165,7 +165,8 @@ export async function startServer(
   options: StartServerOptions = {},
 ): Promise<RunningMockyard> {
   await ensureFixtures(config, progress);
-  const stores = new Stores(FixtureStore.open(config.dataDir));
+  // Only watch mode swaps the generated store while requests run.
+  const stores = new Stores(FixtureStore.open(config.dataDir), { swappable: config.watch });
   const apps: FastifyInstance[] = [];
   const runtime = new Runtime(config);
   const router = new HostRouter(AREAS, config.hostMap);
