@@ -3,12 +3,9 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { FixtureStore } from './fixture-store.js';
 
-type SwapListener = (store: FixtureStore) => void;
-
 /** The store every new request gets, and the place a rebuilt one is swapped in. */
 export class Stores {
   #current: FixtureStore;
-  #listeners = new Set<SwapListener>();
 
   /**
    * `swappable: false` promises that no store will be swapped in while requests run (no watch mode), so
@@ -33,14 +30,7 @@ export class Stores {
     if (!this.options.swappable) throw new Error('these stores were made with swappable: false (no watch mode)');
     const old = this.#current;
     this.#current = next;
-    for (const listener of this.#listeners) listener(next);
     old.retire(cleanup);
-  }
-
-  /** For logging and tests: called after every swap. */
-  onSwap(listener: SwapListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
   }
 
   close(): void {

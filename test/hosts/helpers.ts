@@ -134,3 +134,25 @@ export async function clearJournal(server: RunningMockyard): Promise<void> {
   });
   if (!res.ok) throw new Error(`clearing the journal answered ${res.status}`);
 }
+
+export interface Answer {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Reads a whole response into an Answer. */
+export function readAnswer(res: import('node:http').IncomingMessage): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('error', reject);
+    res.on('end', () =>
+      resolve({
+        statusCode: res.statusCode!,
+        headers: res.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+      }),
+    );
+  });
+}

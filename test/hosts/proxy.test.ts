@@ -10,13 +10,16 @@ import { readFileSync } from 'node:fs';
 import { ProxyAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectContract } from '../helpers/contract.js';
-import { catalogOf, clearJournal, journal, realOperations, startHosted, type Hosted } from './helpers.js';
-
-interface Answer {
-  statusCode: number;
-  headers: Record<string, string>;
-  body: string;
-}
+import {
+  type Answer,
+  catalogOf,
+  clearJournal,
+  journal,
+  readAnswer,
+  realOperations,
+  startHosted,
+  type Hosted,
+} from './helpers.js';
 
 /** Node's own fetch, sent through mockyard with undici's ProxyAgent (Node's fetch is undici underneath). */
 function proxiedFetch(agent: ProxyAgent, url: string, init: RequestInit = {}): Promise<Response> {
@@ -40,15 +43,7 @@ function absoluteForm(port: number, target: string, headers: Record<string, stri
     const req = http.request(
       { host: '127.0.0.1', port, path: target, headers: { host: new URL(target).host, ...headers }, agent: false },
       (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            statusCode: res.statusCode!,
-            headers: res.headers as Record<string, string>,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
+        readAnswer(res).then(resolve, reject);
       },
     );
     req.on('error', reject);
@@ -110,15 +105,7 @@ function httpsGet(agent: https.Agent, url: string, headers: Record<string, strin
   return new Promise((resolve, reject) => {
     https
       .get(url, { agent, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            statusCode: res.statusCode!,
-            headers: res.headers as Record<string, string>,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
+        readAnswer(res).then(resolve, reject);
       })
       .on('error', reject);
   });

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AREAS } from '../../src/areas/index.js';
 import { HostRouter, MAPPED_BASE_PATH, REAL_HOSTS } from '../../src/platform/real-hosts.js';
 import { expectContract } from '../helpers/contract.js';
-import { catalogOf, realOperations, startHosted, type Hosted } from './helpers.js';
+import { catalogOf, readAnswer, realOperations, startHosted, type Hosted } from './helpers.js';
 
 const contractsDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'contracts');
 const serversOf = (area: string): string[] => {
@@ -27,15 +27,7 @@ function get(
     const req = http.get(
       { host: '127.0.0.1', port, path: pathAndQuery, headers: { host: hostHeader, ...headers }, agent: false },
       (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            statusCode: res.statusCode!,
-            headers: res.headers as Record<string, string>,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
+        readAnswer(res).then(resolve, reject);
       },
     );
     req.on('error', reject);

@@ -5,12 +5,9 @@ import type { TLSSocket } from 'node:tls';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectContract } from '../helpers/contract.js';
 import { REAL_HOSTS } from '../../src/platform/real-hosts.js';
-import { catalogOf, realOperations, startHosted, type Hosted } from './helpers.js';
+import { type Answer, catalogOf, readAnswer, realOperations, startHosted, type Hosted } from './helpers.js';
 
-interface Answer {
-  statusCode: number;
-  headers: Record<string, string>;
-  body: string;
+interface TlsAnswer extends Answer {
   altNames: string;
 }
 
@@ -21,7 +18,7 @@ function getAs(
   pathAndQuery: string,
   ca: string,
   headers: Record<string, string> = {},
-): Promise<Answer> {
+): Promise<TlsAnswer> {
   return new Promise((resolve, reject) => {
     const req = https.get(
       {
@@ -35,16 +32,7 @@ function getAs(
       },
       (res) => {
         const altNames = (res.socket as TLSSocket).getPeerCertificate().subjectaltname ?? '';
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            statusCode: res.statusCode!,
-            headers: res.headers as Record<string, string>,
-            body: Buffer.concat(chunks).toString('utf8'),
-            altNames,
-          }),
-        );
+        readAnswer(res).then((answer) => resolve({ ...answer, altNames }), reject);
       },
     );
     req.on('error', reject);
