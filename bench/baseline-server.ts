@@ -6,7 +6,7 @@
 // on 127.0.0.1.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import Database from '../src/platform/sqlite.js';
+import Database from '../fixtures/lib/sqlite.js';
 import Fastify from 'fastify';
 import { readCapture } from './capture.js';
 

@@ -1,8 +1,8 @@
 // One request at a time through the DKAN query mix: per-shape latency, slowest first (no answer cache).
 import { buildApp } from '../src/app.js';
 import { resolveConfig } from '../src/config.js';
-import { FixtureStore } from '../src/platform/fixture-store.js';
-import { Stores } from '../src/platform/stores.js';
+import { FixtureStore } from '../src/platform/data/fixture-store.js';
+import { Stores } from '../src/platform/data/stores.js';
 import { dkanShapes, largestResource, type Shape } from './dkan-shapes.js';
 
 export interface ProbeResult {

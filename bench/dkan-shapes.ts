@@ -1,8 +1,8 @@
 // The DKAN query mix the benchmark sends: every column as a sort (both directions, sometimes two sorts),
 // each operator family as a filter on columns of every type, offsets from 0 to 10,000, with values drawn
 // from the data itself. Seeded, so every run sends the same requests.
-import { mulberry32 } from '../src/platform/prng.js';
-import type { FixtureStore } from '../src/platform/fixture-store.js';
+import { mulberry32 } from '../fixtures/lib/prng.js';
+import type { FixtureStore } from '../src/platform/data/fixture-store.js';
 import type { Config } from '../src/config.js';
 import { resourceAt, resourceById } from '../src/areas/dkan/datasets.js';
 import { parseQueryString, readQuery } from '../src/areas/dkan/parse.js';

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { resolveConfig } from '../src/config.js';
 import { packageRoot } from '../src/paths.js';
 import { ensureFixtures } from '../src/server.js';
-import { FixtureStore } from '../src/platform/fixture-store.js';
+import { FixtureStore } from '../src/platform/data/fixture-store.js';
 import { capture, captureOne, writeCapture } from './capture.js';
 import { type ProbeResult, probeShapes } from './dkan-probe.js';
 import {

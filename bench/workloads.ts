@@ -1,6 +1,6 @@
 // What the benchmark runs: one entry per workload, with its baselines and the goals it reports.
 import type { Config } from '../src/config.js';
-import type { FixtureStore } from '../src/platform/fixture-store.js';
+import type { FixtureStore } from '../src/platform/data/fixture-store.js';
 import { dkanShapes, largestResource, sqlForRequest } from './dkan-shapes.js';
 import type { ProbeResult } from './dkan-probe.js';
 import type { LoadResult } from './lib.js';

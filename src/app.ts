@@ -3,27 +3,32 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AREAS } from './areas/index.js';
-import type { AreaDefinition } from './areas/types.js';
+import type { AreaDefinition } from './platform/area.js';
 import type { Config } from './config.js';
-import { installRootErrorHandling } from './platform/errors.js';
-import { storePlugin, type Stores } from './platform/stores.js';
-import { Scenarios, rewriteScenarioPrefix, scenarioPlugin } from './platform/scenarios.js';
-import { areaScope } from './platform/area-errors.js';
-import { mockyardRoutes } from './platform/mockyard-routes.js';
-import { openapiPlugin } from './platform/openapi.js';
-import { adminRoutes } from './platform/admin-routes.js';
-import { controlsPlugin } from './platform/controls.js';
-import { Runtime } from './platform/runtime.js';
-import { QueryPool } from './platform/query-pool.js';
-import { lazyCompilersFactory } from './platform/lazy-compilers.js';
-import { adminOriginAllowed, corsOptions, installAdminCors, installAdminGuard } from './platform/browser-policy.js';
-import { clientErrorHandler } from './platform/client-errors.js';
-import { MAX_HEADER_BYTES, areaResolver, frameworkErrorHandler, installLimits } from './platform/limits.js';
-import { frontServerFactory } from './platform/proxy.js';
-import type { CertificateAuthority } from './platform/certificates.js';
-import type { HostRouter } from './platform/real-hosts.js';
-import { installRequestLog, requestSerializer } from './platform/request-log.js';
-import { hintsPlugin } from './platform/hints.js';
+import { installRootErrorHandling } from './platform/http/errors.js';
+import { storePlugin, type Stores } from './platform/data/stores.js';
+import { Scenarios, rewriteScenarioPrefix, scenarioPlugin } from './scenarios/registry.js';
+import { areaScope } from './platform/http/area-errors.js';
+import { mockyardRoutes } from './platform/admin/mockyard-routes.js';
+import { openapiPlugin } from './platform/docs/openapi.js';
+import { adminRoutes } from './platform/admin/admin-routes.js';
+import { controlsPlugin } from './platform/controls/controls.js';
+import { Runtime } from './platform/controls/runtime.js';
+import { QueryPool } from './platform/data/query-pool.js';
+import { lazyCompilersFactory } from './platform/http/lazy-compilers.js';
+import {
+  adminOriginAllowed,
+  corsOptions,
+  installAdminCors,
+  installAdminGuard,
+} from './platform/admin/browser-policy.js';
+import { clientErrorHandler } from './platform/http/client-errors.js';
+import { MAX_HEADER_BYTES, areaResolver, frameworkErrorHandler, installLimits } from './platform/http/limits.js';
+import { frontServerFactory } from './platform/hosts/proxy.js';
+import type { CertificateAuthority } from './platform/hosts/certificates.js';
+import type { HostRouter } from './platform/hosts/real-hosts.js';
+import { installRequestLog, requestSerializer } from './platform/http/request-log.js';
+import { hintsPlugin } from './platform/http/hints.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */

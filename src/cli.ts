@@ -18,8 +18,8 @@ import {
 import { loadConfigFile } from './config-file.js';
 import { watchParent } from './parent-watch.js';
 import { packageRoot } from './paths.js';
-import { ensureCa } from './platform/certificates.js';
-import { trustInstructions } from './platform/trust.js';
+import { ensureCa } from './platform/hosts/certificates.js';
+import { trustInstructions } from './platform/hosts/trust.js';
 import { StartError, ensureFixtures, startServer, type RunningMockyard } from './server.js';
 
 const progress = (message: string) => process.stderr.write(`mockyard: ${message}\n`);

@@ -6,21 +6,21 @@ import { DB_FILE, fixtureFingerprint, isCurrent } from '../fixtures/fingerprint.
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { AREAS } from './areas/index.js';
-import type { AreaName } from './areas/types.js';
+import type { AreaName } from './platform/area.js';
 import { caDirOf, type Config } from './config.js';
 import type { Server as TlsServer } from 'node:tls';
-import { CertificateAuthority } from './platform/certificates.js';
-import { tlsFront } from './platform/proxy.js';
-import { HostRouter } from './platform/real-hosts.js';
+import { CertificateAuthority } from './platform/hosts/certificates.js';
+import { tlsFront } from './platform/hosts/proxy.js';
+import { HostRouter } from './platform/hosts/real-hosts.js';
 import { fixturesRoot } from './paths.js';
-import { FixtureStore } from './platform/fixture-store.js';
-import { Stores } from './platform/stores.js';
-import { Runtime } from './platform/runtime.js';
-import { watchFixtures, type FixtureWatcher } from './platform/watch.js';
-import { rebuildInChild } from './platform/rebuild.js';
-import { QueryPool } from './platform/query-pool.js';
-import { Scenarios, summary, type ScenarioSummary } from './platform/scenarios.js';
-import { ScenarioFileError, loadScenarioDir, watchScenarioDir } from './platform/scenario-files.js';
+import { FixtureStore } from './platform/data/fixture-store.js';
+import { Stores } from './platform/data/stores.js';
+import { Runtime } from './platform/controls/runtime.js';
+import { watchFixtures, type FixtureWatcher } from './platform/data/watch.js';
+import { rebuildInChild } from './platform/data/rebuild.js';
+import { QueryPool } from './platform/data/query-pool.js';
+import { Scenarios, summary, type ScenarioSummary } from './scenarios/registry.js';
+import { ScenarioFileError, loadScenarioDir, watchScenarioDir } from './scenarios/files.js';
 import { ScenarioError } from './scenarios/errors.js';
 
 export class StartError extends Error {}

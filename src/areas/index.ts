@@ -1,4 +1,4 @@
-import type { AreaDefinition } from './types.js';
+import type { AreaDefinition } from '../platform/area.js';
 import { archiveArea } from './archive/index.js';
 import { marketcheckArea } from './marketcheck/index.js';
 import { appcenterArea } from './appcenter/index.js';

@@ -1,6 +1,6 @@
 // A scenario's AGCO part as the records the AGCO loader takes: timestamps parsed or assigned in order.
 import type { AgcoRecords, DefinitionRecord, LanguageRecord, TranslationRecord } from '../../fixtures/agco/load.js';
-import { timestampFromBase64 } from '../areas/agco/timestamp.js';
+import { timestampFromBase64 } from '../../fixtures/agco/timestamp.js';
 import { ScenarioError, pointer } from './errors.js';
 import type { ScenarioBody } from './schema.js';
 

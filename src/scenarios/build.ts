@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from '../platform/sqlite.js';
+import Database from '../../fixtures/lib/sqlite.js';
 import { Compile } from 'typebox/compile';
 import { loadAgco } from '../../fixtures/agco/load.js';
 import { loadAppcenter } from '../../fixtures/appcenter/load.js';
@@ -11,8 +11,8 @@ import { loadArchive } from '../../fixtures/archive/load.js';
 import { DKAN_TABLES_SQL } from '../../fixtures/dkan/layout.js';
 import { DkanWriter } from '../../fixtures/dkan/writer.js';
 import { loadMarketcheck } from '../../fixtures/marketcheck/load.js';
-import type { AreaName } from '../areas/types.js';
-import { FixtureStore } from '../platform/fixture-store.js';
+import type { AreaName } from '../platform/area.js';
+import { FixtureStore } from '../platform/data/fixture-store.js';
 import { agcoRecords } from './agco.js';
 import { appcenterRecords } from './appcenter.js';
 import { archiveRecords } from './archive.js';
@@ -80,7 +80,7 @@ export function buildScenario(name: string, input: unknown): BuiltScenario {
   try {
     db.exec('CREATE TABLE mockyard_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
     db.prepare("INSERT INTO mockyard_meta VALUES ('fingerprint', ?), ('scenario', ?)").run(fingerprint, name);
-    // Credentials a scenario names replace the configured ones for its requests (see platform/credentials.ts).
+    // Credentials a scenario names replace the configured ones for its requests (see scenarios/credentials.ts).
     db.exec('CREATE TABLE mockyard_credentials (area TEXT NOT NULL, value TEXT NOT NULL)');
     const credential = db.prepare('INSERT INTO mockyard_credentials VALUES (?, ?)');
     for (const token of body.agco?.tokens ?? []) credential.run('agco', token);

@@ -1,4 +1,4 @@
-import Database from '../../src/platform/sqlite.js';
+import Database from '../../fixtures/lib/sqlite.js';
 import { Faker, base, en } from '@faker-js/faker';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from '../../src/platform/sqlite.js';
+import Database from '../../fixtures/lib/sqlite.js';
 import { Faker, base, en } from '@faker-js/faker';
 import { describe, expect, it } from 'vitest';
 import { appcenterFixtures } from '../../fixtures/appcenter/build.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { FixtureStore } from '../../src/platform/fixture-store.js';
+import type { FixtureStore } from '../../src/platform/data/fixture-store.js';
 import { readWorld } from '../../fixtures/appcenter/build.js';
 import { expectContract } from '../helpers/contract.js';
 

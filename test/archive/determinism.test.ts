@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from '../../src/platform/sqlite.js';
+import Database from '../../fixtures/lib/sqlite.js';
 import { Faker, base, en } from '@faker-js/faker';
 import { afterAll, describe, expect, it } from 'vitest';
 import { archiveFixtures } from '../../fixtures/archive/build.js';

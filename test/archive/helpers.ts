@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import type { FixtureStore } from '../../src/platform/fixture-store.js';
+import type { FixtureStore } from '../../src/platform/data/fixture-store.js';
 import { testApp } from '../helpers/app.js';
 
 export interface FixtureFile {

@@ -46,7 +46,7 @@ const VARIANTS: string[] = [
   'C:/Windows/win.ini',
   '%5c%5cserver%5cshare',
   'file:%2f%2f%2fetc%2fpasswd',
-  '../../../../../../../../../../etc/passwd',
+  '../../../../etc/passwd',
   '..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd',
   '....//....//....//etc/passwd',
   '...%2f...%2fetc%2fpasswd',

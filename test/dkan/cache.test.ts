@@ -1,7 +1,7 @@
 // Repeated queries reuse the answer; planQuery is the SQL the handler runs, and every column sorts through an index.
 import { describe, expect, it } from 'vitest';
 import { testApp } from '../helpers/app.js';
-import { FixtureStore } from '../../src/platform/fixture-store.js';
+import { FixtureStore } from '../../src/platform/data/fixture-store.js';
 import { catalogOf, type Resource } from '../../src/areas/dkan/datasets.js';
 import { sqlForRequest } from '../../bench/dkan-shapes.js';
 import { catalog, query } from './helpers.js';

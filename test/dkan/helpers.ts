@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { expectContract } from '../helpers/contract.js';
-import type { FixtureStore } from '../../src/platform/fixture-store.js';
+import type { FixtureStore } from '../../src/platform/data/fixture-store.js';
 
 export const OP_INDEX = 'datastore-datasetindex-query-get';
 export const OP_DIST = 'datastore-resource-query-get';

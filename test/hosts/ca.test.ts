@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, caDirOf, resolveConfig } from '../../src/config.js';
-import { CA_CERT_FILE, CA_KEY_FILE, CertificateAuthority, ensureCa } from '../../src/platform/certificates.js';
+import { CA_CERT_FILE, CA_KEY_FILE, CertificateAuthority, ensureCa } from '../../src/platform/hosts/certificates.js';
 import { startMockyard } from '../../src/index.js';
 
 const run = promisify(execFile);

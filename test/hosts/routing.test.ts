@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AREAS } from '../../src/areas/index.js';
-import { HostRouter, MAPPED_BASE_PATH, REAL_HOSTS } from '../../src/platform/real-hosts.js';
+import { HostRouter, MAPPED_BASE_PATH, REAL_HOSTS } from '../../src/platform/hosts/real-hosts.js';
 import { expectContract } from '../helpers/contract.js';
 import { catalogOf, readAnswer, realOperations, startHosted, type Hosted } from './helpers.js';
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { TLSSocket } from 'node:tls';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectContract } from '../helpers/contract.js';
-import { REAL_HOSTS } from '../../src/platform/real-hosts.js';
+import { REAL_HOSTS } from '../../src/platform/hosts/real-hosts.js';
 import { type Answer, catalogOf, readAnswer, realOperations, startHosted, type Hosted } from './helpers.js';
 
 interface TlsAnswer extends Answer {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Database from '../../src/platform/sqlite.js';
+import Database from '../../fixtures/lib/sqlite.js';
 import { Faker, base, en } from '@faker-js/faker';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_DATE } from '../../fixtures/build.js';

@@ -3,8 +3,8 @@ import { marketcheckArea } from '../../src/areas/marketcheck/index.js';
 import { ranking } from '../../src/areas/marketcheck/queries.js';
 import { buildApp } from '../../src/app.js';
 import { resolveConfig } from '../../src/config.js';
-import { FixtureStore } from '../../src/platform/fixture-store.js';
-import { Stores } from '../../src/platform/stores.js';
+import { FixtureStore } from '../../src/platform/data/fixture-store.js';
+import { Stores } from '../../src/platform/data/stores.js';
 import { expectContract } from '../helpers/contract.js';
 import { OP } from './helpers.js';
 

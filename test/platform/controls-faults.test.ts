@@ -1,7 +1,7 @@
 // Each fault as a real HTTP client on a loopback socket sees it.
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { SLOW_INTERVAL_MS } from '../../src/platform/faults.js';
+import { SLOW_INTERVAL_MS } from '../../src/platform/controls/faults.js';
 import { controlsApp } from './controls-helpers.js';
 
 interface RawResult {

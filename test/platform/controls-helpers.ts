@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { resolveConfig, type Config, type ConfigInput } from '../../src/config.js';
-import { FixtureStore } from '../../src/platform/fixture-store.js';
-import { Stores } from '../../src/platform/stores.js';
+import { FixtureStore } from '../../src/platform/data/fixture-store.js';
+import { Stores } from '../../src/platform/data/stores.js';
 import { FAKE_AREAS } from './fake-areas.js';
 
 export interface ControlsApp {

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { resolveConfig } from '../../src/config.js';
-import { FixtureStore } from '../../src/platform/fixture-store.js';
-import { Stores } from '../../src/platform/stores.js';
-import { Journal, type JournalEntry } from '../../src/platform/journal.js';
-import { Runtime } from '../../src/platform/runtime.js';
+import { FixtureStore } from '../../src/platform/data/fixture-store.js';
+import { Stores } from '../../src/platform/data/stores.js';
+import { Journal, type JournalEntry } from '../../src/platform/controls/journal.js';
+import { Runtime } from '../../src/platform/controls/runtime.js';
 import { controlsApp } from './controls-helpers.js';
 import { FAKE_AREAS, fakeArchive } from './fake-areas.js';
 

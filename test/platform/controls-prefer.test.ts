@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_DELAY_MS, PreferError, parsePrefer } from '../../src/platform/prefer.js';
-import { mulberry32 } from '../../src/platform/prng.js';
+import { MAX_DELAY_MS, PreferError, parsePrefer } from '../../src/platform/controls/prefer.js';
+import { mulberry32 } from '../../fixtures/lib/prng.js';
 import { controlsApp } from './controls-helpers.js';
 import { NOT_FOUND_PAGE, UNAVAILABLE_PAGE } from './fake-areas.js';
 

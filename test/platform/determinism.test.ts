@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { resolveConfig } from '../../src/config.js';
-import { FixtureStore } from '../../src/platform/fixture-store.js';
-import { Stores } from '../../src/platform/stores.js';
+import { FixtureStore } from '../../src/platform/data/fixture-store.js';
+import { Stores } from '../../src/platform/data/stores.js';
 import { ensureFixtures } from '../../src/server.js';
 import { testApp } from '../helpers/app.js';
 

@@ -1,5 +1,5 @@
 // Two tiny areas with real-looking behaviour, so the platform's controls can be tested without the real ones.
-import type { AreaDefinition, ErrorAnswer } from '../../src/areas/types.js';
+import type { AreaDefinition, ErrorAnswer } from '../../src/platform/area.js';
 
 export const NOT_FOUND_PAGE = (id: string) => `<html><body><h1>404</h1><p>Item ${id} does not exist.</p></body></html>`;
 export const UNAVAILABLE_PAGE = '<html><title>Internet Archive: Scheduled Maintenance</title></html>';

@@ -1,9 +1,9 @@
 // The query pool: answers from worker threads, a time limit with the right kind of error, inline for in-memory stores.
-import Database from '../../src/platform/sqlite.js';
+import Database from '../../fixtures/lib/sqlite.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
-import { FixtureStore } from '../../src/platform/fixture-store.js';
-import { QueryPool, WorkBudgetError, type Step } from '../../src/platform/query-pool.js';
+import { FixtureStore } from '../../src/platform/data/fixture-store.js';
+import { QueryPool, WorkBudgetError, type Step } from '../../src/platform/data/query-pool.js';
 
 const store = FixtureStore.open(resolveConfig({}).dataDir);
 const pool = new QueryPool({ size: 1 });

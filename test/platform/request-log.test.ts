@@ -4,9 +4,9 @@ import Fastify, { LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { AREAS } from '../../src/areas/index.js';
 import { resolveConfig } from '../../src/config.js';
-import { isSecretName, maskedQuery, maskHeaders, maskUrl } from '../../src/platform/journal.js';
-import { installRequestLog, requestSerializer } from '../../src/platform/request-log.js';
-import { areaResolver } from '../../src/platform/limits.js';
+import { isSecretName, maskedQuery, maskHeaders, maskUrl } from '../../src/platform/controls/journal.js';
+import { installRequestLog, requestSerializer } from '../../src/platform/http/request-log.js';
+import { areaResolver } from '../../src/platform/http/limits.js';
 
 async function logged(
   options: { quiet?: boolean; terminal: boolean; logLevel?: string },

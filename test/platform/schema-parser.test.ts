@@ -1,4 +1,4 @@
-// The validation policy (src/areas/types.ts) says parsers are the truth and route schemas document them.
+// The validation policy (src/platform/area.ts) says parsers are the truth and route schemas document them.
 // This holds them to each other: every typed query parameter of every area operation in /openapi.json is
 // sent with values its schema allows (the parser must accept them) and values it forbids (a 400).
 import { describe, expect, it } from 'vitest';

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildFixtures } from '../../fixtures/build.js';
 import { resolveConfig } from '../../src/config.js';
 import { fixturesRoot } from '../../src/paths.js';
-import { watchFixtures } from '../../src/platform/watch.js';
+import { watchFixtures } from '../../src/platform/data/watch.js';
 import { controlsApp } from './controls-helpers.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'mockyard-watch-'));

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_STRING_IDS } from '../../src/areas/agco/filters.js';
 import { LIMITS } from '../../src/areas/dkan/parse.js';
-import { MAX_HEADER_BYTES, MAX_QUERY_PARAMETERS, MAX_URL_LENGTH } from '../../src/platform/limits.js';
+import { MAX_HEADER_BYTES, MAX_QUERY_PARAMETERS, MAX_URL_LENGTH } from '../../src/platform/http/limits.js';
 import { testApp } from '../helpers/app.js';
 import { deepBracket, deepGroup, enc, errorShapeProblem, loadCatalog, type Area } from './fuzz-lib.js';
 import { rawRequest } from './socket.js';

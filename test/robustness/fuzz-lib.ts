@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Ajv, type ValidateFunction } from 'ajv';
 import fc from 'fast-check';
 import { contractProblems, hasContract, type ResponseLike } from '../helpers/contract.js';
-import type { FixtureStore } from '../../src/platform/fixture-store.js';
+import type { FixtureStore } from '../../src/platform/data/fixture-store.js';
 
 export type Area = 'archive' | 'marketcheck' | 'appcenter' | 'agco' | 'dkan';
 export const AREAS: readonly Area[] = ['archive', 'marketcheck', 'appcenter', 'agco', 'dkan'];

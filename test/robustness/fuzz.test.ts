@@ -2,7 +2,7 @@
 // area's own shape, successes valid against the contract. `npm run fuzz` runs many more (FUZZ_RUNS, FUZZ_SEED).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_URL_LENGTH } from '../../src/platform/limits.js';
+import { MAX_URL_LENGTH } from '../../src/platform/http/limits.js';
 import { testApp } from '../helpers/app.js';
 import {
   AREAS,

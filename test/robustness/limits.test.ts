@@ -1,6 +1,6 @@
 // Bounds checked before routing answer in each area's own error shape.
 import { describe, expect, it } from 'vitest';
-import { MAX_QUERY_PARAMETERS, MAX_URL_LENGTH } from '../../src/platform/limits.js';
+import { MAX_QUERY_PARAMETERS, MAX_URL_LENGTH } from '../../src/platform/http/limits.js';
 import { testApp } from '../helpers/app.js';
 
 const { app } = await testApp();

@@ -1,9 +1,9 @@
 // AGCO's ApiError body, sent in whichever format the client negotiated.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiErrorXml, contentTypeOf, isXml, mediaTypeOf } from './representation.js';
-import type { ErrorAnswer, ErrorContext } from '../types.js';
+import type { ErrorAnswer, ErrorContext } from '../../platform/area.js';
 import type { ApiError } from './schemas.js';
-import { HttpError } from '../../platform/error-types.js';
+import { HttpError } from '../../platform/http/error-types.js';
 
 const MORE_INFO = 'https://secure.agco-ats.com/swagger/ui/index#!/StringDefinitions/StringDefinitions_GetDefinitions';
 

@@ -1,7 +1,7 @@
 // Turns the query string into a checked DefinitionFilter, enforcing the operation's rules as 400s.
 import { badRequest } from './errors.js';
 import { BOOLEAN_PARAMS, QuerySchema, type Query } from './schemas.js';
-import { timestampFromBase64 } from './timestamp.js';
+import { timestampFromBase64 } from '../../../fixtures/agco/timestamp.js';
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_STRING_IDS = 40;

@@ -1,6 +1,6 @@
 // Area D: AGCO ATS string definitions (GET /api/v2/StringDefinitions).
-import { storeCredentials } from '../../platform/credentials.js';
-import type { AreaDefinition } from '../types.js';
+import { storeCredentials } from '../../scenarios/credentials.js';
+import type { AreaDefinition } from '../../platform/area.js';
 import { formatApiError } from './errors.js';
 import { firstStringIds, listLanguages } from './queries.js';
 import { stringDefinitionRoutes } from './routes.js';

@@ -1,6 +1,6 @@
 // Prepared SQL for StringDefinitions: SQLite builds each definition's JSON in one query; XML reads the rows as columns.
-import type { FixtureStore } from '../../platform/fixture-store.js';
-import type { Step } from '../../platform/query-pool.js';
+import type { FixtureStore } from '../../platform/data/fixture-store.js';
+import type { Step } from '../../platform/data/query-pool.js';
 import type { DefinitionFilter, TextMatch } from './filters.js';
 import type { StringDefinition, StringTranslation } from './schemas.js';
 

@@ -1,13 +1,13 @@
 // GET /api/v2/StringDefinitions: schema, auth, thin handler, and the area's own 404 and error handling.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FixtureStore } from '../../platform/fixture-store.js';
-import { storeCredentials } from '../../platform/credentials.js';
-import type { AreaPluginOptions } from '../types.js';
+import type { FixtureStore } from '../../platform/data/fixture-store.js';
+import { storeCredentials } from '../../scenarios/credentials.js';
+import type { AreaPluginOptions } from '../../platform/area.js';
 import { searchBusy, searchTooLong, sendApiError, unauthorized } from './errors.js';
 import { bindQuery, parseFilter, type DefinitionFilter } from './filters.js';
 import { findDefinitionObjects, findDefinitions, type Run } from './queries.js';
-import { WorkBudgetError } from '../../platform/query-pool.js';
+import { WorkBudgetError } from '../../platform/data/query-pool.js';
 import { isXml, mediaTypeOf, pagedResponseXmlInSlices, sendAs, type MediaType } from './representation.js';
 import { ApiErrorSchema, HeadersSchema, PagedResponseSchema, QuerySchema } from './schemas.js';
 

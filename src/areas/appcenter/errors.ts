@@ -1,7 +1,7 @@
 // App Center's gateway error body: {message, statusCode, code}, with a per-request correlation id.
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { HttpError } from '../../platform/error-types.js';
+import { HttpError } from '../../platform/http/error-types.js';
 
 export interface GatewayError {
   message: string;

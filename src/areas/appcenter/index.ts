@@ -1,4 +1,4 @@
-import type { AreaDefinition } from '../types.js';
+import type { AreaDefinition } from '../../platform/area.js';
 import { AppCenterError, errorBody } from './errors.js';
 import { catalogData } from './queries.js';
 import { appcenterRoutes } from './routes.js';

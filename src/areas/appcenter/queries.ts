@@ -1,5 +1,5 @@
 // Prepared SQL of the App Center area; no request or reply in here.
-import type { FixtureStore } from '../../platform/fixture-store.js';
+import type { FixtureStore } from '../../platform/data/fixture-store.js';
 
 export type Access = { kind: 'unauthorized' } | { kind: 'not-found' } | { kind: 'ok'; userId: number; appId: number };
 

@@ -1,5 +1,5 @@
-import type { AreaDefinition } from '../types.js';
-import type { FixtureStore } from '../../platform/fixture-store.js';
+import type { AreaDefinition } from '../../platform/area.js';
+import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { HTML, errorPage } from './errors.js';
 import { catalogItems, type CatalogItem } from './queries.js';
 import { archiveRoutes } from './routes.js';

@@ -1,7 +1,7 @@
 // Prepared lookups over the archive_* tables; names are matched exactly, never turned into paths here.
 import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FixtureStore } from '../../platform/fixture-store.js';
+import type { FixtureStore } from '../../platform/data/fixture-store.js';
 
 export type ItemStatus = 'ok' | 'dark' | 'unavailable';
 

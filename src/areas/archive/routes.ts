@@ -3,11 +3,11 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { SwaggerTransform } from '@fastify/swagger';
-import type { AreaPluginOptions } from '../types.js';
+import type { AreaPluginOptions } from '../../platform/area.js';
 import { sendErrorPage } from './errors.js';
 import { sendItemFile } from './files.js';
 import { dataNodeOf, ensureFileOnDisk, itemRecordJson, recordPath, resolveDownload, type FileRow } from './queries.js';
-import { realHostOf } from '../../platform/real-hosts.js';
+import { realHostOf } from '../../platform/hosts/real-hosts.js';
 import {
   DataNodeParamsSchema,
   DownloadHeadersSchema,

@@ -1,6 +1,6 @@
 // The datasets, resources and columns in the fixture database, read once per store.
 import { displaySql, quoteIdent, type DkanColumnDef, type DkanColumnType } from '../../../fixtures/dkan/layout.js';
-import type { FixtureStore } from '../../platform/fixture-store.js';
+import type { FixtureStore } from '../../platform/data/fixture-store.js';
 
 export interface Column extends DkanColumnDef {
   /** SQL giving the value as DKAN returns it: text, '' for empty. */

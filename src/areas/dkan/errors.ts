@@ -1,5 +1,5 @@
 // DKAN's error bodies (JsonResponseTrait): {message, status, timestamp[, data]}; "No resource found" carries only message.
-import { HttpError } from '../../platform/error-types.js';
+import { HttpError } from '../../platform/http/error-types.js';
 
 export interface SchemaErrorData {
   keyword: string;

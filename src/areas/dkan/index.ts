@@ -1,5 +1,5 @@
-import type { FixtureStore } from '../../platform/fixture-store.js';
-import type { AreaDefinition } from '../types.js';
+import type { FixtureStore } from '../../platform/data/fixture-store.js';
+import type { AreaDefinition } from '../../platform/area.js';
 import { catalogOf } from './datasets.js';
 import { dkanRoutes, formatDkanError } from './routes.js';
 import { dkanHint } from './hints.js';

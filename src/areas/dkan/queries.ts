@@ -2,8 +2,8 @@
 import { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.js';
-import type { FixtureStore } from '../../platform/fixture-store.js';
-import { WorkBudgetError, type QueryPool, type Step } from '../../platform/query-pool.js';
+import type { FixtureStore } from '../../platform/data/fixture-store.js';
+import { WorkBudgetError, type QueryPool, type Step } from '../../platform/data/query-pool.js';
 import { queryBusy, queryTooLong } from './errors.js';
 import type { DkanQuery } from './parse.js';
 import { rankedPage, rankedResource, unsupported, type DictLookup, type RankedPage } from './ranked.js';

@@ -6,7 +6,7 @@
 // dictionary of distinct values: that yields the ranks it matches (a range for comparisons, a set for
 // patterns), so collation, affinity and NULL rules stay exactly SQLite's. Rows are then tested by rank,
 // and sorts walk each column's rows in rank order.
-import type { FixtureStore } from '../../platform/fixture-store.js';
+import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
 import type { Condition, ConditionGroup, DkanQuery } from './parse.js';
 import { conditionSql } from './sql.js';

@@ -2,8 +2,8 @@
 // JSON body), hand it to the query module, send its bytes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FixtureStore } from '../../platform/fixture-store.js';
-import type { AreaPluginOptions, ErrorAnswer, ErrorContext } from '../types.js';
+import type { FixtureStore } from '../../platform/data/fixture-store.js';
+import type { AreaPluginOptions, ErrorAnswer, ErrorContext } from '../../platform/area.js';
 import { resourceAt, resourceById, type Resource } from './datasets.js';
 import {
   badRequest,

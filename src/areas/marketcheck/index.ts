@@ -1,5 +1,5 @@
-import { storeCredentials } from '../../platform/credentials.js';
-import type { AreaDefinition, ErrorAnswer, ErrorContext } from '../types.js';
+import { storeCredentials } from '../../scenarios/credentials.js';
+import type { AreaDefinition, ErrorAnswer, ErrorContext } from '../../platform/area.js';
 import { JSON_TYPE, MISSING_KEY_MESSAGE, RATE_LIMIT_MESSAGE, rateLimitHeaders } from './errors.js';
 import { placeCatalog } from './queries.js';
 import { marketcheckPlugin, rateLimitOf } from './routes.js';

@@ -1,5 +1,5 @@
 // Rankings are stored as finished JSON text; a request is one indexed lookup, then a memory hit.
-import type { FixtureStore } from '../../platform/fixture-store.js';
+import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import type { RankingQuery } from './params.js';
 
 const EMPTY = Buffer.from('[]');

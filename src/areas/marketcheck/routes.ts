@@ -1,8 +1,8 @@
 // GET /popular/cars: key check, optional rate limit, parameter check, then a ready JSON buffer.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { storeCredentials } from '../../platform/credentials.js';
-import type { AreaPluginOptions } from '../types.js';
+import { storeCredentials } from '../../scenarios/credentials.js';
+import type { AreaPluginOptions } from '../../platform/area.js';
 import {
   JSON_TYPE,
   MISSING_KEY_MESSAGE,

@@ -1,6 +1,6 @@
 // Which area answers for a real service's host name, and at which base path (from each contract's `servers`).
 import type { IncomingMessage } from 'node:http';
-import type { AreaDefinition, AreaName } from '../areas/types.js';
+import type { AreaDefinition, AreaName } from '../area.js';
 
 export interface HostRule {
   /** A host name, or `*.domain` for any name below it. */

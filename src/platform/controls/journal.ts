@@ -1,6 +1,6 @@
 // The request journal: a ring buffer of the last N area requests, with secrets masked.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { AreaName } from '../areas/types.js';
+import type { AreaName } from '../area.js';
 
 export interface JournalEntry {
   id: number;

@@ -2,8 +2,8 @@
 // leaving the real service's status and body untouched.
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import type { AreaDefinition } from '../areas/types.js';
-import type { Config } from '../config.js';
+import type { AreaDefinition } from '../area.js';
+import type { Config } from '../../config.js';
 
 export const HINT_HEADER = 'mockyard-hint';
 const HINTED = new Set([401, 403, 404]);

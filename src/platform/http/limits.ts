@@ -1,6 +1,6 @@
 // Request bounds checked before routing, answered in the error shape of the area the URL points into.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AreaDefinition } from '../areas/types.js';
+import type { AreaDefinition } from '../area.js';
 import { sendAreaError } from './area-errors.js';
 
 /** Longest request target (path + query) mockyard serves; nginx-fronted services refuse far less. */

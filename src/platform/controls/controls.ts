@@ -2,12 +2,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AreaDefinition } from '../areas/types.js';
-import type { Config } from '../config.js';
-import { documentedErrorStatuses, sendAreaError } from './area-errors.js';
+import type { AreaDefinition } from '../area.js';
+import type { Config } from '../../config.js';
+import { documentedErrorStatuses, sendAreaError } from '../http/area-errors.js';
 import { dropConnection, malformedPayload, slowPayload } from './faults.js';
 import { PreferError, parsePrefer, type FaultKind, type Preferences } from './prefer.js';
-import { between } from './prng.js';
+import { between } from '../../../fixtures/lib/prng.js';
 import type { Runtime } from './runtime.js';
 
 export interface ControlsOptions {

@@ -1,6 +1,6 @@
 // The one error path of an area: every 4xx/5xx it sends (thrown, not found, forced, refused before routing) leaves here.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AreaDefinition, AreaPluginOptions } from '../areas/types.js';
+import type { AreaDefinition, AreaPluginOptions } from '../area.js';
 
 import { HttpError } from './error-types.js';
 
@@ -56,7 +56,7 @@ export async function areaScope(
   opts: AreaPluginOptions & { area: AreaDefinition },
 ): Promise<void> {
   const { area } = opts;
-  // The validation policy of areas/types.ts: the area's parsers are the truth, schemas document.
+  // The validation policy of platform/area.ts: the area's parsers are the truth, schemas document.
   scope.setValidatorCompiler(() => () => true);
   scope.setNotFoundHandler((request, reply) => sendAreaError(area, request, reply, 404));
   scope.setErrorHandler((error: FastifyError, request, reply) => {

@@ -1,8 +1,8 @@
 // mockyard's own routes: health and the fixture catalog.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { AreaDefinition } from '../areas/types.js';
-import { storeFor } from './scenarios.js';
+import type { AreaDefinition } from '../area.js';
+import { storeFor } from '../../scenarios/registry.js';
 
 export interface MockyardRoutesOptions {
   areas: readonly AreaDefinition[];

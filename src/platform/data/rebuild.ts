@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 import path from 'node:path';
-import type { Config } from '../config.js';
-import { packageRoot } from '../paths.js';
+import type { Config } from '../../config.js';
+import { packageRoot } from '../../paths.js';
 
 export interface ChildBuildResult {
   built: boolean;

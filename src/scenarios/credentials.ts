@@ -1,6 +1,6 @@
 // Keys and tokens a scenario names for an area: in its requests they are the only ones accepted.
-import type { AreaName } from '../areas/types.js';
-import type { FixtureStore } from './fixture-store.js';
+import type { AreaName } from '../platform/area.js';
+import type { FixtureStore } from '../platform/data/fixture-store.js';
 
 /** The credentials the store declares for `area`, or null when it declares none (then the configured rules apply). */
 export function storeCredentials(store: FixtureStore, area: AreaName): ReadonlySet<string> | null {

@@ -1,9 +1,9 @@
 // Admin routes for scenarios: PUT, GET and DELETE /__mockyard/scenarios[/{name}]. Registered inside the admin routes (switch and token).
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ScenarioError } from '../scenarios/errors.js';
-import { SCENARIO_LIMITS, ScenarioBodySchema, ScenarioNameSchema } from '../scenarios/schema.js';
-import { summary } from './scenarios.js';
+import { ScenarioError } from './errors.js';
+import { SCENARIO_LIMITS, ScenarioBodySchema, ScenarioNameSchema } from './schema.js';
+import { summary } from './registry.js';
 
 const TAGS = ['mockyard'];
 

@@ -1,8 +1,8 @@
 // One log line per answered request, with credentials masked by the journal's rule.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AreaDefinition } from '../areas/types.js';
-import { LOG_LEVELS, type Config } from '../config.js';
-import { maskUrl } from './journal.js';
+import type { AreaDefinition } from '../area.js';
+import { LOG_LEVELS, type Config } from '../../config.js';
+import { maskUrl } from '../controls/journal.js';
 
 export interface RequestLogOptions {
   areaOf: (url: string) => AreaDefinition | undefined;

@@ -1,10 +1,10 @@
 // What a web page on another site may do with mockyard: CORS per route family, and no state change from a form.
-import { HINT_HEADER } from './hints.js';
+import { HINT_HEADER } from '../http/hints.js';
 import type { FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 
 type AnyFastify = Pick<FastifyInstance, 'addHook'>;
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 
 export const ADMIN_PREFIX = '/__mockyard';
 /** A header a page can only send cross-site after a CORS preflight, which admin routes refuse to foreign origins. */

@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { SQLITE_MODULE } from './sqlite.js';
+import { SQLITE_MODULE } from '../../../fixtures/lib/sqlite.js';
 import type { FixtureStore } from './fixture-store.js';
 
 export type StepOp = 'get' | 'all' | 'pluckGet' | 'pluckAll' | 'rawAll';

@@ -1,8 +1,8 @@
 // One generation of fixture data: a read-only SQLite database, its generated files, and everything derived from them.
 import path from 'node:path';
-import Database from './sqlite.js';
+import Database from '../../../fixtures/lib/sqlite.js';
 import { LRUCache } from 'lru-cache';
-import { DB_FILE } from '../../fixtures/fingerprint.js';
+import { DB_FILE } from '../../../fixtures/fingerprint.js';
 
 export interface StoreSource {
   db: Database.Database;

@@ -10,7 +10,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AreaName } from '../../fixtures/types.js';
 import type { Config } from '../config.js';
-import type { FixtureStore } from '../platform/fixture-store.js';
+import type { FixtureStore } from './data/fixture-store.js';
 
 export type { AreaName };
 

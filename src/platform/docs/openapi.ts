@@ -2,7 +2,7 @@
 import fp from 'fastify-plugin';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import type { AreaDefinition } from '../areas/types.js';
+import type { AreaDefinition } from '../area.js';
 import { docsUi } from './docs-ui.js';
 
 export interface OpenApiOptions {

@@ -1,10 +1,10 @@
 // --scenarios-dir: every DIR/{name}.json is scenario {name}; with --watch a changed file is loaded again.
 import { existsSync, readdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import { ScenarioError } from '../scenarios/errors.js';
-import { SCENARIO_NAME } from '../scenarios/schema.js';
-import type { Scenarios } from './scenarios.js';
-import type { WatchLog } from './watch.js';
+import { ScenarioError } from './errors.js';
+import { SCENARIO_NAME } from './schema.js';
+import type { Scenarios } from './registry.js';
+import type { WatchLog } from '../platform/data/watch.js';
 
 export class ScenarioFileError extends Error {}
 

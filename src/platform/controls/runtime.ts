@@ -1,7 +1,7 @@
 // Runtime state of a running mockyard (journal, fault draws, shutdown) and the registry behind POST /__mockyard/reset.
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 import { Journal } from './journal.js';
-import { mulberry32, type Random } from './prng.js';
+import { mulberry32, type Random } from '../../../fixtures/lib/prng.js';
 
 type ResetListener = () => void;
 

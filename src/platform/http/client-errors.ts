@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import type { AreaDefinition } from '../areas/types.js';
+import type { AreaDefinition } from '../area.js';
 
 // Fastify types rawPacket as a JSON'd Buffer; at run time Node hands over the Buffer itself.
 type ClientError = Error & { code?: string; rawPacket?: unknown };

@@ -2,12 +2,12 @@
 import type { IncomingMessage } from 'node:http';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AreaDefinition, AreaName } from '../areas/types.js';
-import { sendAreaError } from './area-errors.js';
-import { buildScenario, type AreaCounts } from '../scenarios/build.js';
-import { ScenarioError } from '../scenarios/errors.js';
-import { SCENARIO_LIMITS, SCENARIO_NAME } from '../scenarios/schema.js';
-import type { FixtureStore } from './fixture-store.js';
+import type { AreaDefinition, AreaName } from '../platform/area.js';
+import { sendAreaError } from '../platform/http/area-errors.js';
+import { buildScenario, type AreaCounts } from './build.js';
+import { ScenarioError } from './errors.js';
+import { SCENARIO_LIMITS, SCENARIO_NAME } from './schema.js';
+import type { FixtureStore } from '../platform/data/fixture-store.js';
 
 export const SCENARIO_HEADER = 'mockyard-scenario';
 

@@ -3,9 +3,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import type { AreaDefinition } from '../areas/types.js';
-import type { JournalFilter } from './journal.js';
-import { scenarioRoutes } from './scenario-routes.js';
+import type { AreaDefinition } from '../area.js';
+import type { JournalFilter } from '../controls/journal.js';
+import { scenarioRoutes } from '../../scenarios/routes.js';
 
 export interface AdminRoutesOptions {
   areas: readonly AreaDefinition[];
