@@ -29,6 +29,7 @@ import type { CertificateAuthority } from './platform/hosts/certificates.js';
 import type { HostRouter } from './platform/hosts/real-hosts.js';
 import { installRequestLog, requestSerializer } from './platform/http/request-log.js';
 import { hintsPlugin } from './platform/http/hints.js';
+import { installJsonBodyParser } from './platform/http/json-body.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
@@ -113,6 +114,7 @@ export async function buildApp(
 
   installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
   installLimits(app, areaOf);
+  installJsonBodyParser(app);
   installRootErrorHandling(app, !options.only);
   // Browser policy (browser-policy.ts): admin routes only for listed origins, no state change from a form.
   await app.register(cors, corsOptions(config));

@@ -2,6 +2,7 @@
 // Mirrors DKAN's order: the controller's own checks, then query.json validation (schema errors), then the
 // storage layer's errors ("Unsafe property name", "Invalid sort.", "Column not found.") and the echo.
 import qs from 'qs';
+import { jsonDepthOver } from '../../platform/http/json-body.js';
 import { schemaError, badRequest, columnNotFound, distributionNotFound } from './errors.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
 
@@ -139,12 +140,21 @@ export function parseQueryString(raw: string): Record<string, unknown> {
   return qs.parse(raw, QS_OPTIONS) as Record<string, unknown>;
 }
 
+const PHP_JSON_DEPTH = 512;
+
 /** A POST body as DKAN reads it (`$request->getContent()`, json_decode). */
 export function parseBody(body: unknown): Record<string, unknown> {
   let value = body;
   if (Buffer.isBuffer(value)) value = value.toString('utf8');
   if (typeof value === 'string') {
     if (value.trim() === '') return {};
+    // PHP's json_decode stops at 512 levels (its default $depth) with "Maximum stack depth exceeded".
+    if (jsonDepthOver(value, PHP_JSON_DEPTH))
+      throw schemaError(
+        'type',
+        '',
+        'The request body must be a JSON object (a datastore query); it does not parse: Maximum stack depth exceeded.',
+      );
     try {
       value = JSON.parse(value);
     } catch (err) {
@@ -332,6 +342,9 @@ class Reader {
       // Each word becomes a LIKE per column: bounded so the SQL stays within SQLite's expression limits.
       if (names.length > LIMITS.matchColumns)
         throw schemaError('maxItems', `${pointer}/property`, `match searches at most ${LIMITS.matchColumns} columns.`);
+      // MySQL's fulltext parser (what DKAN's match runs on) has no use for a NUL; SQLite's rejects it.
+      if (typeof value === 'string' && value.includes('\0'))
+        throw schemaError('pattern', `${pointer}/value`, 'A match value must not contain a NUL character.');
       const terms = typeof value === 'string' ? (value.match(MATCH_TERM) ?? []).length : 0;
       if (terms > LIMITS.matchTerms)
         throw schemaError(
