@@ -23,13 +23,15 @@ import {
   installAdminGuard,
 } from './platform/admin/browser-policy.js';
 import { clientErrorHandler } from './platform/http/client-errors.js';
-import { MAX_HEADER_BYTES, areaResolver, frameworkErrorHandler, installLimits } from './platform/http/limits.js';
+import { areaResolver, frameworkErrorHandler, httpServerOptions, installLimits } from './platform/http/limits.js';
 import { frontServerFactory } from './platform/hosts/proxy.js';
 import type { CertificateAuthority } from './platform/hosts/certificates.js';
 import type { HostRouter } from './platform/hosts/real-hosts.js';
 import { installRequestLog, requestSerializer } from './platform/http/request-log.js';
 import { hintsPlugin } from './platform/http/hints.js';
 import { installJsonBodyParser } from './platform/http/json-body.js';
+import { installBodyBudget } from './platform/http/body-budget.js';
+import { adminHostGuard } from './platform/admin/admin-guard.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
@@ -71,9 +73,12 @@ export async function buildApp(
   const areas = options.only ? [options.only] : (options.areas ?? AREAS);
   const areaOf = areaResolver(areas, options.only);
   const realHosts = options.only ? undefined : options.realHosts;
+  const serverOptions = httpServerOptions(config);
   const app = Fastify({
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
-    ...(realHosts ? { serverFactory: frontServerFactory({ ...realHosts, maxHeaderSize: MAX_HEADER_BYTES }) } : {}),
+    http: serverOptions,
+    ...(realHosts ? { serverFactory: frontServerFactory({ ...realHosts, server: serverOptions }) } : {}),
+    // Node closes a connection whose request has not fully arrived by then (slow headers or body).
+    requestTimeout: config.bodyTimeout,
     schemaController: { compilersFactory: lazyCompilersFactory() },
     frameworkErrors: frameworkErrorHandler(areaOf),
     clientErrorHandler: clientErrorHandler(areaOf),
@@ -113,8 +118,11 @@ export async function buildApp(
   await app.register(scenarioPlugin, { scenarios, areaOf });
 
   installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
+  // First of all: admin route families answer only to host names mockyard serves (DNS rebinding).
+  app.addHook('onRequest', adminHostGuard(config));
   installLimits(app, areaOf);
   installJsonBodyParser(app);
+  installBodyBudget(app, areaOf);
   installRootErrorHandling(app, !options.only);
   // Browser policy (browser-policy.ts): admin routes only for listed origins, no state change from a form.
   await app.register(cors, corsOptions(config));

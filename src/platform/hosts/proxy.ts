@@ -10,7 +10,8 @@ import { HostRouter, hostnameOf, markRealHost } from './real-hosts.js';
 export interface FrontOptions {
   router: HostRouter;
   ca: CertificateAuthority;
-  maxHeaderSize: number;
+  /** Node's server options (header size, timeouts). */
+  server: http.ServerOptions;
 }
 
 export function refusalMessage(hostname: string): string {
@@ -144,7 +145,7 @@ function onConnect(
 /** Fastify's `serverFactory`: a plain HTTP server whose request listener routes by host first. */
 export function frontServerFactory(options: FrontOptions): FastifyServerFactory {
   return (handler, fastifyOptions) => {
-    const server = http.createServer({ maxHeaderSize: options.maxHeaderSize }, (req, res) => {
+    const server = http.createServer(options.server, (req, res) => {
       if (route(options.router, req, res)) handler(req, res);
     });
     // What Fastify sets on servers it makes itself.
