@@ -1,4 +1,5 @@
 // Runtime state of a running mockyard (journal, fault draws, shutdown) and the registry behind POST /__mockyard/reset.
+import { setMaxListeners } from 'node:events';
 import type { Config } from '../../config.js';
 import { Journal } from './journal.js';
 import { mulberry32, type Random } from '../../../fixtures/lib/prng.js';
@@ -20,6 +21,8 @@ export class Runtime {
   #shutdown = new AbortController();
 
   constructor(readonly config: Pick<Config, 'journalSize' | 'faultSeed' | 'adminToken'>) {
+    // Every delayed request listens on it until its delay ends: thousands at once are expected, not a leak.
+    setMaxListeners(0, this.#shutdown.signal);
     this.journal = new Journal(config.journalSize, config.adminToken);
     this.#seed();
   }
