@@ -21,6 +21,7 @@ function decodeBase64(text: string): Buffer | null {
 }
 
 const PIECE = 1024 * 1024;
+const MAX_SEGMENT_BYTES = 255;
 
 /**
  * The deterministic bytes of a file given by `size` (the same as seededBytes(label, size): AES-CTR is a
@@ -122,6 +123,12 @@ export function archiveRecords(body: Body): { records: ArchiveItemRecord[]; coun
           `"${f.name}" is not a file name inside the item (no .., empty segments, leading /, backslash or NUL)`,
         );
       if (names.has(f.name)) throw new ScenarioError(pointer(fileAt, 'name'), `file "${f.name}" is listed twice`);
+      // Files live on disk under their names; no file system takes a name (a segment) over 255 bytes.
+      if (f.name.split('/').some((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES))
+        throw new ScenarioError(
+          pointer(fileAt, 'name'),
+          `each part of a file name (between slashes) may have at most ${MAX_SEGMENT_BYTES} bytes`,
+        );
       const clash = folderClash(f.name, names, folders);
       if (clash !== null)
         throw new ScenarioError(

@@ -44,6 +44,8 @@ export class Scenarios {
   constructor(
     /** The scenario of requests that name none (--scenario); it need not exist yet. */
     readonly defaultName: string | null = null,
+    /** The limits to hold; tests pass smaller ones. */
+    readonly limits: { scenarios: number; totalBytes: number } = SCENARIO_LIMITS,
   ) {}
 
   get(name: string): Scenario | undefined {
@@ -83,10 +85,10 @@ export class Scenarios {
   #admit(name: string): void {
     if (!SCENARIO_NAME.test(name))
       throw new ScenarioError(null, `The scenario name "${name}" must match [A-Za-z0-9._-]{1,64}.`);
-    if (!this.#byName.has(name) && this.#byName.size >= SCENARIO_LIMITS.scenarios) {
+    if (!this.#byName.has(name) && this.#byName.size >= this.limits.scenarios) {
       throw new ScenarioError(
         null,
-        `mockyard holds at most ${SCENARIO_LIMITS.scenarios} scenarios; remove one first (DELETE /__mockyard/scenarios/{name} or POST /__mockyard/reset).`,
+        `mockyard holds at most ${this.limits.scenarios} scenarios; remove one first (DELETE /__mockyard/scenarios/{name} or POST /__mockyard/reset).`,
         409,
       );
     }
@@ -98,10 +100,10 @@ export class Scenarios {
     try {
       this.#admit(name);
       const held = this.bytes - (old?.bytes ?? 0);
-      if (held + built.bytes > SCENARIO_LIMITS.totalBytes)
+      if (held + built.bytes > this.limits.totalBytes)
         throw new ScenarioError(
           null,
-          `Scenarios may hold at most ${SCENARIO_LIMITS.totalBytes} bytes together; this one needs ${built.bytes} and ${held} are held. Remove one first (DELETE /__mockyard/scenarios/{name} or POST /__mockyard/reset).`,
+          `Scenarios may hold at most ${this.limits.totalBytes} bytes together; this one needs ${built.bytes} and ${held} are held. Remove one first (DELETE /__mockyard/scenarios/{name} or POST /__mockyard/reset).`,
           413,
         );
     } catch (err) {
