@@ -37,7 +37,7 @@ describe('inputs that answered 500', () => {
     }
   });
 
-  it('a scenario PUT nested 5,000 deep gets 400 with mockyard\'s error body', async () => {
+  it("a scenario PUT nested 5,000 deep gets 400 with mockyard's error body", async () => {
     for (const payload of [
       `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`,
       `{"dkan":${'['.repeat(5000)}${']'.repeat(5000)}}`,
