@@ -1,12 +1,12 @@
-// The scenario builder's thread: parses, checks and writes a scenario's database, so the event loop never does.
-import { parentPort } from 'node:worker_threads';
+// The scenario builder's process: parses, checks and writes a scenario's database, so the server never does.
 import { buildScenario, parseScenarioText } from './build.js';
 import { ScenarioError } from './errors.js';
 import type { BuildJob, BuildOutcome } from './builder.js';
 
 function run(job: BuildJob): BuildOutcome {
   try {
-    return { id: job.id, built: buildScenario(job.name, parseScenarioText(job.text)) };
+    const text = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength).toString('utf8');
+    return { id: job.id, built: buildScenario(job.name, parseScenarioText(text)) };
   } catch (err) {
     if (err instanceof ScenarioError)
       return { id: job.id, refused: { pointer: err.pointer, problem: err.problem, statusCode: err.statusCode } };
@@ -20,4 +20,6 @@ function run(job: BuildJob): BuildOutcome {
   }
 }
 
-parentPort?.on('message', (job: BuildJob) => parentPort!.postMessage(run(job)));
+process.on('message', (job: BuildJob) => process.send!(run(job)));
+// The server going away (its IPC channel closing) ends the builder too.
+process.on('disconnect', () => process.exit(0));

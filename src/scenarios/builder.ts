@@ -1,9 +1,11 @@
-// Builds scenarios on a worker thread: a 20 MB body is parsed, checked and loaded there, and the event loop
-// only opens the finished database file.
+// Builds scenarios in a child process: a 20 MB body is parsed, checked and loaded there, the event loop only
+// opens the finished database file, and all the memory a build took goes back to the system when it ends.
 import { mkdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { packageRoot } from '../paths.js';
 import type { BuiltScenario } from './build.js';
 import { ScenarioError } from './errors.js';
@@ -11,7 +13,8 @@ import { ScenarioError } from './errors.js';
 export interface BuildJob {
   id: number;
   name: string;
-  text: string;
+  /** The body's bytes (UTF-8 JSON). */
+  body: Uint8Array;
 }
 
 export type BuildOutcome =
@@ -24,7 +27,7 @@ let compiled: Promise<URL> | undefined;
 /**
  * The worker's script. The bundle carries it as dist/bundle/scenarios/build-worker.js; running from the
  * TypeScript sources (tests, a checkout), it is compiled once per process with esbuild, as the fresh
- * fixture builder is, since a worker thread cannot load .ts files on Node 20.
+ * fixture builder is, since Node 20 cannot run .ts files.
  */
 function workerScript(): Promise<URL> {
   const here = fileURLToPath(import.meta.url);
@@ -51,37 +54,52 @@ function workerScript(): Promise<URL> {
   return compiled;
 }
 
-/** How long an idle builder thread stays: PUTs in a row reuse it, and then its heap is given back. */
+/** How long an idle builder process stays: PUTs in a row reuse it, and then its memory is given back. */
 const IDLE_MS = 2000;
 
 /**
- * One worker, started for the first build and ended once no build has come for IDLE_MS, so the memory a
- * big body took on its heap is given back. Builds run one at a time, in order.
+ * One child process, started for the first build and ended once no build has come for IDLE_MS. (A worker
+ * thread's memory stays in this process's allocator after the thread ends; a process's does not.) Builds
+ * run one at a time, in order.
  */
 export class ScenarioBuilder {
-  #worker: Worker | undefined;
+  #worker: ChildProcess | undefined;
   #next = 1;
   #pending = new Map<number, { resolve(b: BuiltScenario): void; reject(e: Error): void }>();
   #closed = false;
   #idle: NodeJS.Timeout | undefined;
 
-  async build(name: string, text: string): Promise<BuiltScenario> {
+  async build(name: string, text: string | Buffer): Promise<BuiltScenario> {
     if (this.#closed) throw new Error('mockyard is closing');
     clearTimeout(this.#idle);
     const worker = await this.#start();
     const id = this.#next++;
     return new Promise<BuiltScenario>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      worker.postMessage({ id, name, text } satisfies BuildJob);
+      const body = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+      worker.send({ id, name, body } satisfies BuildJob);
     });
   }
 
-  async #start(): Promise<Worker> {
+  async #start(): Promise<ChildProcess> {
     if (this.#worker) return this.#worker;
     const script = await workerScript();
     if (this.#worker) return this.#worker;
-    const worker = new Worker(script);
+    // Structured clone over IPC: the body goes as bytes, not as JSON text inside JSON.
+    const worker = fork(fileURLToPath(script), [], {
+      serialization: 'advanced',
+      execArgv: [],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    // It never keeps mockyard running by itself; the server's own sockets do.
     worker.unref();
+    worker.channel?.unref();
+    try {
+      // Below the server's priority: on a small machine the build must not take a core from the event loop.
+      if (worker.pid !== undefined) setPriority(worker.pid, 10);
+    } catch {
+      // Not permitted here: the build competes as an equal.
+    }
     worker.on('message', (outcome: BuildOutcome) => this.#settle(outcome));
     worker.on('error', (err) => this.#fail(worker, err));
     worker.on('exit', () => this.#fail(worker, new Error('the scenario builder stopped')));
@@ -97,7 +115,7 @@ export class ScenarioBuilder {
       this.#idle.unref();
     }
     if (!waiting) {
-      if ('built' in outcome) rmSync(outcome.built.dir, { recursive: true, force: true });
+      if ('built' in outcome) void rm(outcome.built.dir, { recursive: true, force: true }).catch(() => undefined);
       return;
     }
     if ('built' in outcome) waiting.resolve(outcome.built);
@@ -107,7 +125,7 @@ export class ScenarioBuilder {
     } else waiting.reject(new Error(`scenario build failed: ${outcome.failed}`));
   }
 
-  #fail(worker: Worker, err: Error): void {
+  #fail(worker: ChildProcess, err: Error): void {
     if (this.#worker !== worker) return;
     this.#worker = undefined;
     const waiting = [...this.#pending.values()];
@@ -118,7 +136,7 @@ export class ScenarioBuilder {
   #stop(): void {
     const worker = this.#worker;
     this.#worker = undefined;
-    void worker?.terminate();
+    worker?.kill();
   }
 
   close(): void {

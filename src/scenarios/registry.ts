@@ -1,5 +1,5 @@
 // The scenarios of a running mockyard, and which one a request is made in (path prefix, header or default).
-import { rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -77,7 +77,7 @@ export class Scenarios {
   }
 
   /** The same from the body's JSON text, parsed and built on the builder's thread (the admin route). */
-  async putText(name: string, text: string): Promise<{ scenario: Scenario; replaced: boolean }> {
+  async putText(name: string, text: string | Buffer): Promise<{ scenario: Scenario; replaced: boolean }> {
     this.#admit(name);
     return this.#commit(name, await this.#builder.build(name, text));
   }
@@ -107,7 +107,7 @@ export class Scenarios {
           413,
         );
     } catch (err) {
-      rmSync(built.dir, { recursive: true, force: true });
+      void rm(built.dir, { recursive: true, force: true }).catch(() => undefined);
       throw err;
     }
     const { store, cleanup } = openScenario(built);

@@ -36,9 +36,9 @@ export async function scenarioRoutes(
 ): Promise<void> {
   const { scenarios } = app;
   const security = opts.security;
-  // The body is read as text and parsed on the scenario builder's thread (scenarios/builder.ts).
+  // The body's bytes go to the scenario builder's thread as they are, and are decoded and parsed there.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   const notFound = (name: string) => ({ statusCode: 404, error: 'Not Found', message: `Unknown scenario "${name}"` });
 
   app.get(
@@ -104,10 +104,7 @@ export async function scenarioRoutes(
     async (request, reply) => {
       const { name } = request.params as { name: string };
       try {
-        const { scenario, replaced } = await scenarios.putText(
-          name,
-          typeof request.body === 'string' ? request.body : '',
-        );
+        const { scenario, replaced } = await scenarios.putText(name, Buffer.isBuffer(request.body) ? request.body : '');
         return reply.code(replaced ? 200 : 201).send(withPath(summary(scenario)));
       } catch (err) {
         if (!(err instanceof ScenarioError)) throw err;

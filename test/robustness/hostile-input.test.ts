@@ -152,3 +152,43 @@ describe('scenario sizes', () => {
     expect(res.json()).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
   });
 });
+
+describe('the total scenarios hold', () => {
+  it('refuses a scenario past the total with 413 and keeps every stored one', async () => {
+    const { Scenarios } = await import('../../src/scenarios/registry.js');
+    const scenarios = new Scenarios(null, { scenarios: 100, totalBytes: 3 * 1024 * 1024 });
+    try {
+      const body = oneItem([{ name: 'one.bin', size: 1024 * 1024 }]);
+      const first = await scenarios.putText('first', JSON.stringify(body));
+      const second = await scenarios.putText('second', JSON.stringify(body));
+      const refused = scenarios.putText('third', JSON.stringify(body));
+      await expect(refused).rejects.toMatchObject({ statusCode: 413 });
+      expect(scenarios.list().map((s) => s.name)).toEqual(['first', 'second']);
+      expect(scenarios.bytes).toBe(first.scenario.bytes + second.scenario.bytes);
+      // Replacing one counts its new size instead of its old one.
+      expect((await scenarios.putText('second', JSON.stringify(oneItem([])))).replaced).toBe(true);
+      expect((await scenarios.putText('third', JSON.stringify(body))).replaced).toBe(false);
+    } finally {
+      scenarios.close();
+    }
+  });
+});
+
+describe('many delayed requests', () => {
+  it('print no MaxListenersExceededWarning', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const all = Array.from({ length: 25 }, () =>
+        app.inject({ url: '/appcenter/v0.1/user', headers: { prefer: 'delay=20' } }),
+      );
+      await Promise.all(all);
+      // Node emits process warnings on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+});
