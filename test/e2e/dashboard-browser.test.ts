@@ -49,11 +49,10 @@ async function open(browser: Browser, url: string, viewport = DESKTOP, bypassCSP
 
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ content: axeSource });
-  const result = (await page.evaluate(() =>
-    (window as unknown as { axe: { run: (o: unknown) => Promise<unknown> } }).axe.run({
-      resultTypes: ['violations'],
-    }),
-  )) as { violations: { id: string; impact: string; nodes: { target: string[] }[] }[] };
+  // Strings run in the page, where the DOM is (this file is type-checked for Node).
+  const result = (await page.evaluate("axe.run({ resultTypes: ['violations'] })")) as {
+    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+  };
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -100,7 +99,7 @@ describe.runIf(available || required)('the dashboard in headless Chromium', () =
     // Masked exactly as the journal masks it: the key never reaches the page.
     expect(await detail.innerText()).not.toContain('mockyard-demo');
     await detail.getByRole('button', { name: 'Copy as curl' }).click();
-    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const copied = (await page.evaluate('navigator.clipboard.readText()')) as string;
     expect(copied).toMatch(/^curl .*\/marketcheck\/popular\/cars\?api_key=/);
 
     await dkanRow.getByRole('button').click();
@@ -215,7 +214,7 @@ describe.runIf(available || required)('the dashboard in headless Chromium', () =
         await page.getByRole('tab', { name: tab }).click();
         await page.locator(`[role="tabpanel"]:not([hidden]) :is(li, form, tr, article)`).first().waitFor();
         expect(await seriousViolations(page), tab).toEqual([]);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
         expect(overflow, `${tab} fits the width`).toBeLessThanOrEqual(0);
       }
       expect(errors).toEqual([]);
