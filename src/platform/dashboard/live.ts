@@ -39,7 +39,7 @@ export function liveRoute(app: FastifyInstance): void {
         produces: ['text/event-stream'],
       },
     },
-    (request: FastifyRequest, reply: FastifyReply) => {
+    (_request: FastifyRequest, reply: FastifyReply) => {
       if (open.size >= LIVE_LIMITS.maxStreams) {
         return reply.code(429).send({
           statusCode: 429,
