@@ -12,6 +12,7 @@ import { areaScope } from './platform/http/area-errors.js';
 import { mockyardRoutes } from './platform/admin/mockyard-routes.js';
 import { openapiPlugin } from './platform/docs/openapi.js';
 import { adminRoutes } from './platform/admin/admin-routes.js';
+import { dashboardPage } from './platform/dashboard/page.js';
 import { controlsPlugin } from './platform/controls/controls.js';
 import { Runtime } from './platform/controls/runtime.js';
 import { QueryPool } from './platform/data/query-pool.js';
@@ -121,6 +122,7 @@ export async function buildApp(
   await app.register(openapiPlugin, { areas, prefixed: !options.only });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas });
+  await app.register(dashboardPage, { prefix: '/__mockyard', areas });
   await app.register(hintsPlugin, { areaOf, config });
   // Before the areas, so its hooks wrap every area route.
   await app.register(controlsPlugin, { areaOf });

@@ -6,6 +6,7 @@ import { Type, type Static } from 'typebox';
 import type { AreaDefinition } from '../area.js';
 import type { JournalFilter } from '../controls/journal.js';
 import { scenarioRoutes } from '../../scenarios/routes.js';
+import { dashboardApi } from '../dashboard/api.js';
 
 export interface AdminRoutesOptions {
   areas: readonly AreaDefinition[];
@@ -156,6 +157,7 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
 
   // Inside this plugin, so the admin switch and token apply to them too.
   await app.register(scenarioRoutes, { security });
+  await app.register(dashboardApi, { areas: opts.areas, security });
 }
 
 export type JournalEntryDto = Static<typeof JournalEntrySchema>;

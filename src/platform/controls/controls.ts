@@ -3,7 +3,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../area.js';
-import type { Config } from '../../config.js';
 import { documentedErrorStatuses, sendAreaError } from '../http/area-errors.js';
 import { dropConnection, malformedPayload, slowPayload } from './faults.js';
 import { PreferError, parsePrefer, type FaultKind, type Preferences } from './prefer.js';
@@ -79,7 +78,7 @@ function forcedStatus(
   state: RequestState,
   prefs: Preferences,
   failDraw: number,
-  config: Config,
+  errorRate: number,
 ): number | string | undefined {
   const documented = documentedErrorStatuses(request);
   if (prefs.code !== undefined && prefs.code >= 400) {
@@ -89,15 +88,13 @@ function forcedStatus(
     }
     return prefs.code;
   }
-  if (prefs.code === undefined && failDraw < config.errorRate) return errorRateStatus(state.area, documented);
+  if (prefs.code === undefined && failDraw < errorRate) return errorRateStatus(state.area, documented);
   return undefined;
 }
 
 async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<void> {
-  const { runtime, config } = app;
+  const { runtime } = app;
   const states = new WeakMap<FastifyRequest, RequestState>();
-  // With no control configured and no Prefer header, a request only pays for the journal.
-  const serverWide = config.latency !== null || config.errorRate > 0;
 
   /** Prefer and the server-wide controls; true when it answered the request itself. */
   const control = async (request: FastifyRequest, reply: FastifyReply, state: RequestState): Promise<boolean> => {
@@ -110,26 +107,30 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
       return true;
     }
     const applied: string[] = [];
+    // The server-wide flags, or what the dashboard set for this area.
+    const standing = runtime.controls.for(state.area.name);
 
     // Drawn on every area request, so the n-th request of a run always gets the same draws.
-    const latency = config.latency ? between(runtime.latencyRandom, config.latency[0], config.latency[1]) : 0;
-    const failDraw = config.errorRate > 0 ? runtime.errorRandom() * 100 : Infinity;
+    const latency = standing.latency ? between(runtime.latencyRandom, standing.latency[0], standing.latency[1]) : 0;
+    const failDraw = standing.errorRate > 0 ? runtime.errorRandom() * 100 : Infinity;
 
     const delay = prefs.delay ? between(runtime.latencyRandom, prefs.delay[0], prefs.delay[1]) : latency;
     if (prefs.delay) applied.push(`delay=${delay}`);
     // Shutdown ends a pending delay at once: the response goes out now instead of being cut off.
     if (delay > 0) await sleep(delay, undefined, { signal: runtime.shutdownSignal }).catch(() => undefined);
 
-    if (prefs.fault) {
-      state.fault = prefs.fault;
-      if (prefs.fault === 'reset' || prefs.fault === 'empty') {
-        dropConnection(request, reply, prefs.fault);
+    const fault = prefs.fault ?? standing.fault;
+    if (fault) {
+      state.fault = fault;
+      if (fault === 'reset' || fault === 'empty') {
+        dropConnection(request, reply, fault);
         return true;
       }
-      applied.push(`fault=${prefs.fault}`);
+      if (prefs.fault) applied.push(`fault=${fault}`);
     }
 
-    const status = state.operationId === null ? undefined : forcedStatus(request, state, prefs, failDraw, config);
+    const status =
+      state.operationId === null ? undefined : forcedStatus(request, state, prefs, failDraw, standing.errorRate);
     if (typeof status === 'string') {
       rejectPreference(request, reply, state, status);
       return true;
@@ -154,7 +155,7 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
     };
     states.set(request, state);
     if (runtime.journal.capacity > 0) journalStep(runtime, request, reply, state);
-    if (!serverWide && request.headers.prefer === undefined) return done();
+    if (!runtime.controls.active && request.headers.prefer === undefined) return done();
     control(request, reply, state).then(
       (answered) => {
         if (!answered) done();

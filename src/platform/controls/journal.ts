@@ -139,8 +139,11 @@ function statusMatches(status: number | null, wanted: string): boolean {
   return status === Number(wanted);
 }
 
+export type JournalListener = (record: JournalRecord) => void;
+
 export class Journal {
   #entries: (JournalRecord | undefined)[];
+  #listeners = new Set<JournalListener>();
   #next = 0;
   #size = 0;
   #lastId = 0;
@@ -166,6 +169,24 @@ export class Journal {
     this.#entries[this.#next] = entry;
     this.#next = (this.#next + 1) % this.capacity;
     this.#size = Math.min(this.#size + 1, this.capacity);
+    for (const listener of this.#listeners) listener(entry);
+  }
+
+  /** Calls `listener` with every record added from now on; returns a function that stops it. */
+  subscribe(listener: JournalListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** One entry by id, masked, while the journal still holds it. */
+  get(id: number): JournalEntry | undefined {
+    for (const entry of this.#newestFirst()) if (entry.id === id) return this.#entry(entry);
+    return undefined;
+  }
+
+  /** A record as readers see it: parsed and masked. */
+  view(record: JournalRecord): JournalEntry {
+    return this.#entry(record);
   }
 
   /** Newest first. */

@@ -1,6 +1,8 @@
 // Runtime state of a running mockyard (journal, fault draws, shutdown) and the registry behind POST /__mockyard/reset.
 import type { Config } from '../../config.js';
 import { Journal } from './journal.js';
+import { LiveControls } from './live-controls.js';
+import { Traffic } from './traffic.js';
 import { mulberry32, type Random } from '../../../fixtures/lib/prng.js';
 
 type ResetListener = () => void;
@@ -14,13 +16,22 @@ type ResetListener = () => void;
  */
 export class Runtime {
   readonly journal: Journal;
+  /** Latency, error rate and fault per area, set at run time; the server-wide flags until then. */
+  readonly controls: LiveControls;
+  /** Requests and errors per area over the last minutes, fed by the journal. */
+  readonly traffic = new Traffic();
   #errorRandom!: Random;
   #latencyRandom!: Random;
   #listeners = new Set<ResetListener>();
   #shutdown = new AbortController();
 
-  constructor(readonly config: Pick<Config, 'journalSize' | 'faultSeed' | 'adminToken'>) {
+  constructor(
+    readonly config: Pick<Config, 'journalSize' | 'faultSeed' | 'adminToken'> &
+      Partial<Pick<Config, 'latency' | 'errorRate'>>,
+  ) {
     this.journal = new Journal(config.journalSize, config.adminToken);
+    this.controls = new LiveControls({ latency: config.latency ?? null, errorRate: config.errorRate ?? 0 });
+    this.journal.subscribe((record) => this.traffic.add(record.area, record.status, record.time));
     this.#seed();
   }
 
@@ -53,6 +64,8 @@ export class Runtime {
   /** Clears the journal, restarts the seeded draws and calls every registered listener. */
   reset(): { journalCleared: number } {
     const journalCleared = this.journal.clear();
+    this.traffic.clear();
+    this.controls.clear();
     this.#seed();
     for (const listener of this.#listeners) listener();
     return { journalCleared };
