@@ -56,26 +56,48 @@ describe('Prefer: code', () => {
     expect(unknown.statusCode).toBe(404);
   });
 
-  it('answers 400 naming the documented statuses when asked for one the operation does not have', async () => {
+  it('answers 400 whose body says why when asked for a status the operation cannot have', async () => {
     const { app } = await controlsApp();
-    // No 400 documented: mockyard's own JSON error.
+    // archive.org's 400 page carries no message: mockyard's own JSON error says why.
     const res = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'code=418' } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
     expect(res.json().message).toContain('fake_item');
-    expect(res.json().message).toContain('404, 503');
+    expect(res.json().message).toContain('404, 500, 503');
     expect(res.headers['mockyard-error']).toBe(res.json().message);
+    expect(res.headers['mockyard-simulated']).toBe('refused-prefer');
 
-    // 400 documented: the area's own 400 body, which its clients know how to read; the reason in a header.
+    // An area whose 400 carries a message: its own 400 body, which its clients know how to read, saying why.
     const natural400 = await app.inject({ url: '/dkan/query?limit=ten' });
-    const dkan = await app.inject({ url: '/dkan/query', headers: { prefer: 'code=503' } });
+    const dkan = await app.inject({ url: '/dkan/query', headers: { prefer: 'code=418' } });
     expect(dkan.statusCode).toBe(400);
     expect(Object.keys(dkan.json()).sort()).toEqual(Object.keys(natural400.json()).sort());
+    expect(dkan.json().message).toContain('400, 401');
     expect(dkan.headers['mockyard-error']).toContain('400, 401');
 
     const badValue = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'fault=explode' } });
     expect(badValue.statusCode).toBe(400);
     expect(badValue.json().message).toContain('reset, empty, malformed, slow');
+  });
+
+  it('forces 500 and 503 on every operation, documented or not, and names every simulated cause', async () => {
+    const { app } = await controlsApp();
+    for (const status of [500, 503]) {
+      const res = await app.inject({ url: '/dkan/query', headers: { prefer: `code=${status}` } });
+      expect(res.statusCode).toBe(status);
+      expect(res.headers['mockyard-simulated']).toBe(`code=${status}`);
+    }
+    const fault = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'fault=slow' } });
+    expect(fault.headers['mockyard-simulated']).toBe('fault=slow');
+    const delayed = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'delay=1, code=404' } });
+    expect(delayed.headers['mockyard-simulated']).toBe('delay=1, code=404');
+    const plain = await app.inject({ url: '/archive/items/abc' });
+    expect(plain.headers['mockyard-simulated']).toBeUndefined();
+
+    const { app: failing } = await controlsApp({ errorRate: 100 });
+    const drawn = await failing.inject({ url: '/archive/items/abc' });
+    expect(drawn.statusCode).toBeGreaterThanOrEqual(400);
+    expect(drawn.headers['mockyard-simulated']).toBe(`error-rate=${drawn.statusCode}`);
   });
 });
 

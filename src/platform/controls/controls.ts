@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../area.js';
-import { documentedErrorStatuses, sendAreaError } from '../http/area-errors.js';
+import { documentedErrorStatuses, forcibleStatuses, sendAreaError } from '../http/area-errors.js';
+import { sendMockyardError } from '../http/mockyard-errors.js';
 import { dropConnection, malformedPayload, slowPayload } from './faults.js';
 import { PreferError, parsePrefer, type FaultKind, type Preferences } from './prefer.js';
 import { between } from '../../../fixtures/lib/prng.js';
@@ -55,9 +56,10 @@ function journalStep(runtime: Runtime, request: FastifyRequest, reply: FastifyRe
 }
 
 /**
- * A preference the operation cannot honour. The client under test usually parses the area's error
- * body, so when the operation documents a 400 it gets exactly that, with the explanation in a
- * `Mockyard-Error` header; otherwise mockyard's own JSON error.
+ * A preference the operation cannot honour: a 400 whose body says why. The client under test usually
+ * parses the area's error body, so when the area's 400 can carry a message it gets that shape with the
+ * reason as its message; otherwise (archive.org's pages carry none) mockyard's own JSON error. The
+ * reason is also in a `Mockyard-Error` header.
  */
 function rejectPreference(
   request: FastifyRequest,
@@ -65,11 +67,13 @@ function rejectPreference(
   state: RequestState,
   message: string,
 ): FastifyReply {
-  reply.header('mockyard-error', message);
-  if (state.operationId !== null && documentedErrorStatuses(request).includes(400)) {
-    return sendAreaError(state.area, request, reply, 400);
+  reply.header('mockyard-error', message).header('mockyard-simulated', 'refused-prefer');
+  const answer = state.area.formatError({ status: 400, message, request });
+  const body = typeof answer.body === 'string' ? answer.body : answer.body.toString('utf8');
+  if (body.includes(JSON.stringify(message).slice(1, -1)) || body.includes(message)) {
+    return sendAreaError(state.area, request, reply, 400, message);
   }
-  return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message });
+  return sendMockyardError(reply, 400, message);
 }
 
 /** The forced status for this request: `Prefer: code=`, else a draw of the error rate; a string is a refusal. */
@@ -82,9 +86,9 @@ function forcedStatus(
 ): number | string | undefined {
   const documented = documentedErrorStatuses(request);
   if (prefs.code !== undefined && prefs.code >= 400) {
-    if (!documented.includes(prefs.code)) {
-      const list = documented.length > 0 ? documented.join(', ') : 'none';
-      return `Prefer: code=${prefs.code} is not a documented response of ${state.operationId}; the statuses it can be forced to are: ${list}`;
+    const allowed = forcibleStatuses(request);
+    if (!allowed.includes(prefs.code)) {
+      return `Prefer: code=${prefs.code} is not a response of ${state.operationId}; the statuses it can be forced to are: ${allowed.join(', ')}`;
     }
     return prefs.code;
   }
@@ -115,7 +119,10 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
     const failDraw = standing.errorRate > 0 ? runtime.errorRandom() * 100 : Infinity;
 
     const delay = prefs.delay ? between(runtime.latencyRandom, prefs.delay[0], prefs.delay[1]) : latency;
+    // Names every cause of a simulated answer, so a test can tell it from a real failure.
+    const simulated: string[] = [];
     if (prefs.delay) applied.push(`delay=${delay}`);
+    if (delay > 0) simulated.push(prefs.delay ? `delay=${delay}` : `latency=${delay}`);
     // Shutdown ends a pending delay at once: the response goes out now instead of being cut off.
     if (delay > 0) await sleep(delay, undefined, { signal: runtime.shutdownSignal }).catch(() => undefined);
 
@@ -127,6 +134,7 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
         return true;
       }
       if (prefs.fault) applied.push(`fault=${fault}`);
+      simulated.push(`fault=${fault}`);
     }
 
     const status =
@@ -136,7 +144,9 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
       return true;
     }
     if (status !== undefined && prefs.code === status) applied.push(`code=${status}`);
+    if (status !== undefined) simulated.push(prefs.code === status ? `code=${status}` : `error-rate=${status}`);
     if (applied.length > 0) reply.header('preference-applied', applied.join(', '));
+    if (simulated.length > 0) reply.header('mockyard-simulated', simulated.join(', '));
     if (status === undefined) return false;
     state.forced = true;
     sendAreaError(state.area, request, reply, status);

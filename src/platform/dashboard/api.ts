@@ -1,6 +1,7 @@
 // The admin data the dashboard reads and sets: one journal entry, traffic per area, and the
 // per-area controls. Registered inside the admin routes, so the admin switch, token and browser
 // policy apply exactly as to every other admin route.
+import { mockyardError } from '../http/mockyard-errors.js';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
@@ -77,11 +78,14 @@ export async function dashboardApi(root: FastifyInstance, opts: DashboardApiOpti
     async (request, reply) => {
       const entry = runtime.journal.get(request.params.id);
       if (entry) return entry;
-      return reply.code(404).send({
-        statusCode: 404,
-        error: 'Not Found',
-        message: `The journal holds no request ${request.params.id} (it keeps the last ${config.journalSize})`,
-      });
+      return reply
+        .code(404)
+        .send(
+          mockyardError(
+            404,
+            `The journal holds no request ${request.params.id} (it keeps the last ${config.journalSize})`,
+          ),
+        );
     },
   );
 
@@ -153,11 +157,9 @@ export async function dashboardApi(root: FastifyInstance, opts: DashboardApiOpti
     async (request, reply) => {
       const body = request.body as ControlsBody;
       if (body.latency && body.latency[1] < body.latency[0]) {
-        return reply.code(400).send({
-          statusCode: 400,
-          error: 'Bad Request',
-          message: `latency must be [low, high] with low <= high, got [${body.latency.join(', ')}]`,
-        });
+        return reply
+          .code(400)
+          .send(mockyardError(400, `latency must be [low, high] with low <= high, got [${body.latency.join(', ')}]`));
       }
       runtime.controls.set(request.params.area, body);
       return controlsOf();

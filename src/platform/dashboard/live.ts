@@ -2,6 +2,7 @@
 // Bounded on both ends: at most MAX_STREAMS readers, updates batched every FLUSH_MS with at most
 // MAX_BATCH entries each, and a reader that does not keep up loses entries (counted) instead of
 // making the server buffer for it.
+import { mockyardError } from '../http/mockyard-errors.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JournalRecord } from '../controls/journal.js';
 
@@ -41,11 +42,14 @@ export function liveRoute(app: FastifyInstance): void {
     },
     (_request: FastifyRequest, reply: FastifyReply) => {
       if (open.size >= LIVE_LIMITS.maxStreams) {
-        return reply.code(429).send({
-          statusCode: 429,
-          error: 'Too Many Requests',
-          message: `At most ${LIVE_LIMITS.maxStreams} live streams are open at once; close one (a dashboard tab) and retry`,
-        });
+        return reply
+          .code(429)
+          .send(
+            mockyardError(
+              429,
+              `At most ${LIVE_LIMITS.maxStreams} live streams are open at once; close one (a dashboard tab) and retry`,
+            ),
+          );
       }
       reply.hijack();
       const res = reply.raw;
