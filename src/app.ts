@@ -52,8 +52,9 @@ export interface BuildAppOptions {
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   if (config.logLevel === 'silent') return false;
   const serializers = { req: requestSerializer(config) };
-  // Pretty output is for people at a terminal; pipes and containers get JSON lines.
-  if (process.stdout.isTTY) {
+  // Pretty output is for people at a terminal; pipes, containers and log collectors get JSON lines.
+  const pretty = config.logFormat === null ? process.stdout.isTTY === true : config.logFormat === 'pretty';
+  if (pretty) {
     return {
       level: config.logLevel,
       serializers,

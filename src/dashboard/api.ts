@@ -20,6 +20,9 @@ export interface JournalEntry {
   fault: string | null;
   forced: boolean;
   scenario: string | null;
+  requestBody?: string | null;
+  responseHeaders?: Record<string, string | string[]>;
+  responseBody?: string | null;
   /** Present when a stub answered (mockyard's WireMock-format stubs). */
   stub?: string | { id?: string; name?: string } | null;
   [more: string]: unknown;

@@ -221,6 +221,9 @@ export class RequestsView {
     const body = typeof e.requestBody === 'string' ? e.requestBody : undefined;
     const command = curl(e.method, this.urlOf(e), headers, body);
     const known = new Set([
+      'requestBody',
+      'responseHeaders',
+      'responseBody',
       'id',
       'method',
       'area',
@@ -264,8 +267,12 @@ export class RequestsView {
       ),
       h('h3', {}, 'Request'),
       h('pre', { tabindex: 0 }, JSON.stringify({ query: e.query, headers: e.headers }, null, 2)),
+      ...(e.requestBody ? [h('pre', { tabindex: 0, 'aria-label': 'Request body' }, e.requestBody)] : []),
+      h('h3', {}, 'Answer'),
+      h('pre', { tabindex: 0 }, JSON.stringify({ status: e.status, headers: e.responseHeaders ?? {} }, null, 2)),
+      ...(e.responseBody ? [h('pre', { tabindex: 0, 'aria-label': 'Answer body' }, e.responseBody)] : []),
       ...(Object.keys(extra).length > 0
-        ? [h('h3', {}, 'Bodies and answer'), h('pre', { tabindex: 0 }, JSON.stringify(extra, null, 2))]
+        ? [h('h3', {}, 'More'), h('pre', { tabindex: 0 }, JSON.stringify(extra, null, 2))]
         : []),
       ...(await this.#why(e)),
     ];
@@ -293,7 +300,11 @@ export class RequestsView {
       out.push(h('p', {}, `No ${e.area} operation has this path, and no stub matched it.`));
     else
       out.push(
-        h('p', {}, `The ${e.area} operation ${e.operationId} refused the request; its error body says why (above).`),
+        h(
+          'p',
+          {},
+          `The ${e.area} operation ${e.operationId} refused the request; its error body says why (under Answer).`,
+        ),
       );
     if (this.stubs && e.operationId === null && e.status === 404) {
       try {

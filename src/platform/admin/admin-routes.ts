@@ -36,6 +36,13 @@ export const JournalEntrySchema = Type.Object({
   fault: Type.Union([Type.String(), Type.Null()]),
   forced: Type.Boolean({ description: 'The status came from Prefer: code or the error rate' }),
   scenario: Type.Union([Type.String(), Type.Null()], { description: 'The scenario the request was made in, or null' }),
+  requestBody: Type.Union([Type.String(), Type.Null()], {
+    description: 'The request body as text, secrets masked, cut at --journal-body-bytes (marked); null when none',
+  }),
+  responseHeaders: stringMap('The answer headers'),
+  responseBody: Type.Union([Type.String(), Type.Null()], {
+    description: 'The answer body as text, cut like the request body; binary bodies are described, not shown',
+  }),
 });
 
 const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });

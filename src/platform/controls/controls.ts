@@ -7,6 +7,7 @@ import { documentedErrorStatuses, forcibleStatuses, sendAreaError } from '../htt
 import { sendMockyardError } from '../http/mockyard-errors.js';
 import { dropConnection, malformedPayload, slowPayload } from './faults.js';
 import { PreferError, parsePrefer, type FaultKind, type Preferences } from './prefer.js';
+import { capture, type CapturedBody } from './journal-bodies.js';
 import { between } from '../../../fixtures/lib/prng.js';
 import type { Runtime } from './runtime.js';
 
@@ -23,6 +24,8 @@ interface RequestState {
   operationId: string | null;
   fault: FaultKind | null;
   forced: boolean;
+  /** The answer's payload as sent, when the journal keeps bodies. */
+  responseBody?: CapturedBody | null;
 }
 
 export function errorRateStatus(area: AreaDefinition, statuses: readonly number[]): number | undefined {
@@ -51,6 +54,9 @@ function journalStep(runtime: Runtime, request: FastifyRequest, reply: FastifyRe
       fault: state.fault,
       forced: state.forced,
       scenario: request.scenario?.name ?? null,
+      requestBody: capture(request.body, request.headers['content-type'], runtime.journal.bodyBytes),
+      responseHeaders: noResponse ? {} : reply.getHeaders(),
+      responseBody: noResponse ? null : state.responseBody,
     });
   });
 }
@@ -174,8 +180,13 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
     );
   });
 
+  const keepBodies = runtime.journal.capacity > 0 && runtime.journal.bodyBytes > 0;
   app.addHook('onSend', (request, reply, payload, done) => {
     const state = states.get(request);
+    if (keepBodies && state) {
+      const type = reply.getHeader('content-type');
+      state.responseBody = capture(payload, typeof type === 'string' ? type : undefined, runtime.journal.bodyBytes);
+    }
     if (!state?.fault || request.method === 'HEAD') return done(null, payload);
     if (state.fault === 'malformed') {
       malformedPayload(request, reply, payload).then(

@@ -27,9 +27,9 @@ export class Runtime {
 
   constructor(
     readonly config: Pick<Config, 'journalSize' | 'faultSeed' | 'adminToken'> &
-      Partial<Pick<Config, 'latency' | 'errorRate'>>,
+      Partial<Pick<Config, 'latency' | 'errorRate' | 'journalBodyBytes'>>,
   ) {
-    this.journal = new Journal(config.journalSize, config.adminToken);
+    this.journal = new Journal(config.journalSize, config.adminToken, config.journalBodyBytes ?? 4096);
     this.controls = new LiveControls({ latency: config.latency ?? null, errorRate: config.errorRate ?? 0 });
     this.journal.subscribe((record) => this.traffic.add(record.area, record.status, record.time));
     this.#seed();
