@@ -17,7 +17,8 @@ const last = async (app: Awaited<ReturnType<typeof testApp>>['app']): Promise<En
 describe('journal bodies', () => {
   it('keeps a JSON request body with secret keys masked, and the answer with its headers', async () => {
     const { app, store } = await testApp();
-    const dataset = (store.db.prepare('SELECT id FROM dkan_datasets ORDER BY position LIMIT 1').pluck().get() ?? '') as string;
+    const dataset = (store.db.prepare('SELECT id FROM dkan_datasets ORDER BY position LIMIT 1').pluck().get() ??
+      '') as string;
     await app.inject({
       method: 'POST',
       url: `/dkan/datastore/query/${dataset}/0`,
