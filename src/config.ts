@@ -293,8 +293,8 @@ export const OPTIONS = [
     env: 'MOCKYARD_AREA_PORTS',
     default: null,
     description:
-      'Also serve each area at the root path of its own port: archive on <first>, marketcheck +1, appcenter +2, agco +3, dkan +4.',
-    ...orOff(wholeNumber('area ports', 1, 65531)),
+      'Also serve each area at the root path of its own port: archive on <first>, marketcheck +1, appcenter +2, agco +3, dkan +4; 0 gives each area a free port of its own.',
+    ...orOff(wholeNumber('area ports', 0, 65531)),
   }),
   option({
     key: 'watch',

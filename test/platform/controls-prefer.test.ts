@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect, it, vi } from 'vitest';
 import { MAX_DELAY_MS, PreferError, parsePrefer } from '../../src/platform/controls/prefer.js';
 import { mulberry32 } from '../../fixtures/lib/prng.js';
 import { controlsApp } from './controls-helpers.js';
@@ -101,20 +102,37 @@ describe('Prefer: code', () => {
   });
 });
 
+/** Replaces the app's timer with one the test releases: no test waits on, or measures, real time. */
+function manualClock(app: FastifyInstance) {
+  const waits: number[] = [];
+  const pending: (() => void)[] = [];
+  app.runtime.sleep = (ms) => {
+    waits.push(ms);
+    return new Promise<void>((resolve) => pending.push(resolve));
+  };
+  return { waits, releaseAll: () => pending.splice(0).forEach((release) => release()) };
+}
+
 describe('delays', () => {
-  it('Prefer: delay holds the response back by about that long', async () => {
+  it('Prefer: delay holds the response back until that much time has passed', async () => {
     const { app } = await controlsApp();
-    const started = performance.now();
-    const res = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'delay=400' } });
-    const took = performance.now() - started;
+    const clock = manualClock(app);
+    let answered = false;
+    const reply = app.inject({ url: '/archive/items/abc', headers: { prefer: 'delay=400' } }).then((res) => {
+      answered = true;
+      return res;
+    });
+    await vi.waitFor(() => expect(clock.waits).toEqual([400]));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    clock.releaseAll();
+    const res = await reply;
     expect(res.statusCode).toBe(200);
     expect(res.headers['preference-applied']).toBe('delay=400');
-    expect(took).toBeGreaterThanOrEqual(390);
-    expect(took).toBeLessThan(3000);
+    expect(res.headers['mockyard-simulated']).toBe('delay=400');
 
-    const quick = performance.now();
     await app.inject({ url: '/archive/items/abc' });
-    expect(performance.now() - quick).toBeLessThan(390);
+    expect(clock.waits).toEqual([400]);
   });
 
   it('a delay range picks a value inside the range, and combines with a forced code', async () => {
@@ -130,12 +148,16 @@ describe('delays', () => {
 
   it("--latency delays every area request but not mockyard's own routes", async () => {
     const { app } = await controlsApp({ latency: '400-450' });
-    let started = performance.now();
-    await app.inject({ url: '/dkan/query' });
-    expect(performance.now() - started).toBeGreaterThanOrEqual(395);
-    started = performance.now();
+    const clock = manualClock(app);
+    const reply = app.inject({ url: '/dkan/query' });
+    await vi.waitFor(() => expect(clock.waits.length).toBe(1));
+    expect(clock.waits[0]).toBeGreaterThanOrEqual(400);
+    expect(clock.waits[0]).toBeLessThanOrEqual(450);
+    clock.releaseAll();
+    const res = await reply;
+    expect(res.headers['mockyard-simulated']).toBe(`latency=${clock.waits[0]}`);
     await app.inject({ url: '/__mockyard/health' });
-    expect(performance.now() - started).toBeLessThan(395);
+    expect(clock.waits.length).toBe(1);
   });
 });
 

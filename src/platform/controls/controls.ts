@@ -1,5 +1,4 @@
 // Test controls on every area request, as named steps: journal, Prefer, delay, fault, forced status.
-import { setTimeout as sleep } from 'node:timers/promises';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../area.js';
@@ -130,7 +129,7 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
     if (prefs.delay) applied.push(`delay=${delay}`);
     if (delay > 0) simulated.push(prefs.delay ? `delay=${delay}` : `latency=${delay}`);
     // Shutdown ends a pending delay at once: the response goes out now instead of being cut off.
-    if (delay > 0) await sleep(delay, undefined, { signal: runtime.shutdownSignal }).catch(() => undefined);
+    if (delay > 0) await runtime.sleep(delay, runtime.shutdownSignal);
 
     const fault = prefs.fault ?? standing.fault;
     if (fault) {

@@ -1,4 +1,5 @@
 // Runtime state of a running mockyard (journal, fault draws, shutdown) and the registry behind POST /__mockyard/reset.
+import { setTimeout as wait } from 'node:timers/promises';
 import type { Config } from '../../config.js';
 import { Journal } from './journal.js';
 import { LiveControls } from './live-controls.js';
@@ -45,6 +46,16 @@ export class Runtime {
   readonly errorRandom: Random = () => this.#errorRandom();
   /** Draws for latency and `Prefer: delay` ranges. */
   readonly latencyRandom: Random = () => this.#latencyRandom();
+
+  /**
+   * How a simulated delay waits: a timer that shutdown ends at once. Tests put a clock of their own here,
+   * so that no test depends on how long a timer really took.
+   */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void> = (ms, signal) =>
+    wait(ms, undefined, { signal }).then(
+      () => undefined,
+      () => undefined,
+    );
 
   /** Aborted when shutdown starts, so waits on behalf of a request end at once. */
   get shutdownSignal(): AbortSignal {
