@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { ScenarioError } from './errors.js';
 import { SCENARIO_LIMITS, ScenarioBodySchema, ScenarioNameSchema } from './schema.js';
 import { summary } from './registry.js';
+import { ownError } from '../platform/http/errors.js';
 
 const TAGS = ['mockyard'];
 
@@ -36,7 +37,7 @@ export async function scenarioRoutes(
 ): Promise<void> {
   const { scenarios } = app;
   const security = opts.security;
-  const notFound = (name: string) => ({ statusCode: 404, error: 'Not Found', message: `Unknown scenario "${name}"` });
+  const notFound = (name: string) => ownError(404, `Unknown scenario "${name}"`);
 
   app.get(
     '/scenarios',
@@ -104,12 +105,8 @@ export async function scenarioRoutes(
         return reply.code(replaced ? 200 : 201).send(withPath(summary(scenario)));
       } catch (err) {
         if (!(err instanceof ScenarioError)) throw err;
-        const error =
-          err.statusCode === 409 ? 'Conflict' : err.statusCode === 413 ? 'Payload Too Large' : 'Bad Request';
         return reply.code(err.statusCode as 400 | 409 | 413).send({
-          statusCode: err.statusCode,
-          error,
-          message: err.message,
+          ...ownError(err.statusCode, err.message),
           ...(err.pointer === null ? {} : { pointer: err.pointer }),
         });
       }

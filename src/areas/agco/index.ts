@@ -25,4 +25,6 @@ export const agcoArea: AreaDefinition = {
   }),
   formatError: formatApiError,
   hint: agcoHint,
+  // The bearer token decides 200 or 401; Accept decides JSON, text/json or XML.
+  answerCache: () => ({ vary: ['authorization', 'accept'] }),
 };

@@ -19,5 +19,7 @@ export const archiveArea: AreaDefinition = {
   catalog,
   // archive.org's pages carry no message: the status picks the page.
   formatError: ({ status }) => ({ contentType: HTML, body: errorPage(status) }),
+  // Metadata answers depend on the URL alone; file answers are streamed and never kept.
+  answerCache: () => ({ vary: ['range', 'if-range', 'if-none-match', 'if-modified-since'] }),
   hint: archiveHint,
 };

@@ -27,5 +27,7 @@ export const dkanArea: AreaDefinition = {
   plugin: dkanRoutes,
   catalog: (store) => catalog(store),
   formatError: formatDkanError,
+  // GET answers depend on the URL alone (POST bodies are never kept); --dkan-cache-size 0 keeps DKAN out.
+  answerCache: (config) => (config.dkanCacheSize > 0 ? { vary: [] } : null),
   hint: dkanHint,
 };

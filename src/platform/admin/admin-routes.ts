@@ -6,6 +6,7 @@ import { Type, type Static } from 'typebox';
 import type { AreaDefinition } from '../area.js';
 import type { JournalFilter } from '../controls/journal.js';
 import { scenarioRoutes } from '../../scenarios/routes.js';
+import { sendOwnError } from '../http/errors.js';
 
 export interface AdminRoutesOptions {
   areas: readonly AreaDefinition[];
@@ -73,11 +74,8 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
     app.addHook('onRequest', async (request, reply) => {
       const given = Buffer.from(request.headers.authorization ?? '');
       if (given.length !== token.length || !timingSafeEqual(given, token)) {
-        return reply.code(401).header('www-authenticate', 'Bearer realm="mockyard"').send({
-          statusCode: 401,
-          error: 'Unauthorized',
-          message: 'Admin routes need Authorization: Bearer <the --admin-token value>',
-        });
+        reply.header('www-authenticate', 'Bearer realm="mockyard"');
+        return sendOwnError(reply, 401, 'Admin routes need Authorization: Bearer <the --admin-token value>');
       }
     });
   }

@@ -1,6 +1,7 @@
 // Runtime state of a running mockyard (journal, fault draws, shutdown) and the registry behind POST /__mockyard/reset.
 import type { Config } from '../../config.js';
 import { Journal } from './journal.js';
+import { AnswerCache } from '../http/answer-cache.js';
 import { mulberry32, type Random } from '../../../fixtures/lib/prng.js';
 
 type ResetListener = () => void;
@@ -14,13 +15,16 @@ type ResetListener = () => void;
  */
 export class Runtime {
   readonly journal: Journal;
+  /** The answer cache of every area (answer-cache.ts), shared like the journal; emptied on reset. */
+  readonly answers: AnswerCache;
   #errorRandom!: Random;
   #latencyRandom!: Random;
   #listeners = new Set<ResetListener>();
   #shutdown = new AbortController();
 
-  constructor(readonly config: Pick<Config, 'journalSize' | 'faultSeed' | 'adminToken'>) {
+  constructor(readonly config: Pick<Config, 'journalSize' | 'faultSeed' | 'adminToken' | 'answerCacheMb'>) {
     this.journal = new Journal(config.journalSize, config.adminToken);
+    this.answers = new AnswerCache((config.answerCacheMb ?? 0) * 1024 * 1024);
     this.#seed();
   }
 
@@ -53,6 +57,7 @@ export class Runtime {
   /** Clears the journal, restarts the seeded draws and calls every registered listener. */
   reset(): { journalCleared: number } {
     const journalCleared = this.journal.clear();
+    this.answers.clear();
     this.#seed();
     for (const listener of this.#listeners) listener();
     return { journalCleared };

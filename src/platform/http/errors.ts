@@ -1,16 +1,34 @@
-// Root 404 and error handlers; areas set their own inside their prefix.
-import type { FastifyError, FastifyInstance } from 'fastify';
+// mockyard's own errors, {statusCode, error, message}, written by one helper; areas write theirs through formatError.
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 
+export interface OwnError {
+  statusCode: number;
+  error: string;
+  message: string;
+}
+
+/** mockyard's own error body: Fastify's shape, so clients of Fastify servers read it as they expect. */
+export function ownError(status: number, message: string, error = STATUS_CODES[status] ?? 'Error'): OwnError {
+  return { statusCode: status, error, message };
+}
+
+/** Answers with mockyard's own error body (admin routes, unknown paths, refused requests outside an area). */
+export function sendOwnError(reply: FastifyReply, status: number, message: string, error?: string): FastifyReply {
+  return reply.code(status).send(ownError(status, message, error));
+}
+
+/** Root 404 and error handlers; areas set their own inside their prefix. */
 export function installRootErrorHandling(app: FastifyInstance, withNotFound: boolean): void {
   // An area served at the root of its own port sets the 404 handler itself.
   if (withNotFound)
     app.setNotFoundHandler((request, reply) => {
       const pathOnly = request.url.split('?')[0];
-      reply.code(404).send({
-        statusCode: 404,
-        error: 'Not Found',
-        message: `No route ${request.method} ${pathOnly}. Areas live under /archive, /marketcheck, /appcenter, /agco and /dkan; see /docs.`,
-      });
+      sendOwnError(
+        reply,
+        404,
+        `No route ${request.method} ${pathOnly}. Areas live under /archive, /marketcheck, /appcenter, /agco and /dkan; see /docs.`,
+      );
     });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -18,13 +36,9 @@ export function installRootErrorHandling(app: FastifyInstance, withNotFound: boo
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
       // Internals stay in the log, not in the body.
-      reply.code(500).send({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' });
+      sendOwnError(reply, 500, 'Internal Server Error');
       return;
     }
-    reply.code(status).send({
-      statusCode: status,
-      error: error.name === 'FastifyError' ? 'Bad Request' : error.name,
-      message: error.message,
-    });
+    sendOwnError(reply, status, error.message, error.name === 'FastifyError' ? 'Bad Request' : error.name);
   });
 }
