@@ -6,7 +6,6 @@ import { ConfigError, LOG_LEVELS, type LogLevel } from './config-rules.js';
 
 export { ConfigError, LOG_LEVELS, OPTIONS, type LogLevel };
 
-
 export interface Config {
   host: string;
   port: number;

@@ -52,25 +52,28 @@ const stable = (h: IncomingHttpHeaders) => {
 };
 
 describe('the answer cache', () => {
-  it.each(cases)('answers a repeated %s request with the same status, headers and bytes', async (_area, path, headers) => {
-    app.runtime.answers.clear();
-    const first = await get(path, headers);
-    expect(first.status).toBe(200);
-    const stored = app.runtime.answers.size;
-    expect(stored).toBe(1);
-    const journaled = app.runtime.journal.count();
-    // Through the front path (no Origin, no Prefer) and through Fastify (inject does not use the socket).
-    const again = await get(path, headers);
-    const injected = await app.inject({ url: path, headers });
-    expect(again.status).toBe(200);
-    expect(again.body.equals(first.body)).toBe(true);
-    expect(stable(again.headers)).toEqual(stable(first.headers));
-    expect(injected.rawPayload.equals(first.body)).toBe(true);
-    expect(injected.headers['content-type']).toBe(first.headers['content-type']);
-    // Served answers are journaled like any other.
-    expect(app.runtime.journal.count()).toBe(journaled + 2);
-    expect(app.runtime.answers.size).toBe(stored);
-  });
+  it.each(cases)(
+    'answers a repeated %s request with the same status, headers and bytes',
+    async (_area, path, headers) => {
+      app.runtime.answers.clear();
+      const first = await get(path, headers);
+      expect(first.status).toBe(200);
+      const stored = app.runtime.answers.size;
+      expect(stored).toBe(1);
+      const journaled = app.runtime.journal.count();
+      // Through the front path (no Origin, no Prefer) and through Fastify (inject does not use the socket).
+      const again = await get(path, headers);
+      const injected = await app.inject({ url: path, headers });
+      expect(again.status).toBe(200);
+      expect(again.body.equals(first.body)).toBe(true);
+      expect(stable(again.headers)).toEqual(stable(first.headers));
+      expect(injected.rawPayload.equals(first.body)).toBe(true);
+      expect(injected.headers['content-type']).toBe(first.headers['content-type']);
+      // Served answers are journaled like any other.
+      expect(app.runtime.journal.count()).toBe(journaled + 2);
+      expect(app.runtime.answers.size).toBe(stored);
+    },
+  );
 
   it('keeps answers apart by the headers that change them', async () => {
     app.runtime.answers.clear();

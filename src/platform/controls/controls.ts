@@ -96,11 +96,11 @@ function forcedStatus(
 
 /** Prefer and the server-wide controls; true when it answered the request itself. */
 async function control(
-runtime: Runtime,
-config: Config,
-request: FastifyRequest,
-reply: FastifyReply,
-state: RequestState,
+  runtime: Runtime,
+  config: Config,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  state: RequestState,
 ): Promise<boolean> {
   let prefs: Preferences;
   try {

@@ -89,11 +89,7 @@ export class AnswerCache {
   }
 
   /** Stores a finished answer, unless the cache was emptied since `epoch` (the request's start). */
-  set(
-    key: string,
-    epoch: number,
-    answer: Omit<CachedAnswer, 'headers'> & { headers: Record<string, unknown> },
-  ): void {
+  set(key: string, epoch: number, answer: Omit<CachedAnswer, 'headers'> & { headers: Record<string, unknown> }): void {
     if (!this.#lru || epoch !== this.#epoch || answer.body.length > this.maxBytes / 8) return;
     const headers: OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(answer.headers)) {

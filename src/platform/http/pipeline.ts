@@ -88,7 +88,11 @@ export class Pipeline {
     if (!policy) return false;
     const named = headers[SCENARIO_HEADER];
     const scenario =
-      typeof named === 'string' && named.trim() !== '' ? named.trim() : named === undefined ? scenarios.defaultName : null;
+      typeof named === 'string' && named.trim() !== ''
+        ? named.trim()
+        : named === undefined
+          ? scenarios.defaultName
+          : null;
     if (scenario === null && named !== undefined) return false;
     const hit = cache.get(answerKey(area.name, scenario, 'GET', url, policy.vary, headers));
     if (!hit) return false;
