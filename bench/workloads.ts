@@ -117,7 +117,7 @@ const REPLAY: BaselineKind[] = ['replay-http', 'replay-fastify'];
 
 /** Cached and repeated answers: at least `min` of bare node:http replaying the same bytes, at 10 connections. */
 const atLeast =
-  (name: string, min = 0.7) =>
+  (name: string, min = 0.8) =>
   ({ connections, ratios, goal }: CheckArgs) => {
     const ratio = ratios['replay-http'];
     if (ratio !== undefined && connections === 10)

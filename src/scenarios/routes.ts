@@ -105,12 +105,8 @@ export async function scenarioRoutes(
         return reply.code(replaced ? 200 : 201).send(withPath(summary(scenario)));
       } catch (err) {
         if (!(err instanceof ScenarioError)) throw err;
-        const error =
-          err.statusCode === 409 ? 'Conflict' : err.statusCode === 413 ? 'Payload Too Large' : 'Bad Request';
         return reply.code(err.statusCode as 400 | 409 | 413).send({
-          statusCode: err.statusCode,
-          error,
-          message: err.message,
+          ...mockyardError(err.statusCode, err.message),
           ...(err.pointer === null ? {} : { pointer: err.pointer }),
         });
       }

@@ -35,9 +35,7 @@ const { app, store } = await testApp();
 
 describe('appcenter fixtures', () => {
   it('are byte-identical for the same seed and differ for another seed; scale multiplies releases', () => {
-    const started = process.hrtime.bigint();
     const a = buildInMemory(7);
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     expect(dump(a)).toBe(dump(buildInMemory(7)));
     expect(dump(a)).not.toBe(dump(buildInMemory(8)));
     const count = (db: Database.Database) =>

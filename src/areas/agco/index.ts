@@ -31,4 +31,6 @@ export const agcoArea: AreaDefinition = {
       [...(storeCredentials(store, 'agco') ?? [])][0] ?? config.agcoTokens[0] ?? EXAMPLE_TOKENS[0] ?? '',
     ),
   hint: agcoHint,
+  // The bearer token decides 200 or 401; Accept decides JSON, text/json or XML.
+  answerCache: () => ({ vary: ['authorization', 'accept'] }),
 };

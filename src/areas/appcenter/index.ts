@@ -20,4 +20,6 @@ export const appcenterArea: AreaDefinition = {
     body: JSON.stringify(errorBody(status, cause instanceof AppCenterError ? cause.detail : message)),
   }),
   hint: appcenterHint,
+  // Who asks (X-API-Token) decides which releases are visible.
+  answerCache: () => ({ vary: ['x-api-token'] }),
 };

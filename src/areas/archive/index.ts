@@ -21,5 +21,7 @@ export const archiveArea: AreaDefinition = {
   examples: archiveExamples,
   // archive.org's pages carry no message: the status picks the page.
   formatError: ({ status }) => ({ contentType: HTML, body: errorPage(status) }),
+  // Metadata answers depend on the URL alone; file answers are streamed and never kept.
+  answerCache: () => ({ vary: ['range', 'if-range', 'if-none-match', 'if-modified-since'] }),
   hint: archiveHint,
 };

@@ -29,5 +29,7 @@ export const dkanArea: AreaDefinition = {
   catalog: (store) => catalog(store),
   examples: dkanExamples,
   formatError: formatDkanError,
+  // GET answers depend on the URL alone (POST bodies are never kept); --dkan-cache-size 0 keeps DKAN out.
+  answerCache: (config) => (config.dkanCacheSize > 0 ? { vary: [] } : null),
   hint: dkanHint,
 };

@@ -29,30 +29,17 @@ const CSV_TYPE = 'text/csv; charset=utf-8';
 const CSV_HEADERS = { 'content-disposition': 'attachment; filename="data.csv"' };
 
 /**
- * Answers of one store, kept while it lives: whole answers by URL and by the echoed query, counts by
- * SQL, and schema keys by resources.
+ * What one store remembers while it lives: counts by SQL and schema keys by resources. Whole answers are
+ * kept by the platform's answer cache (platform/http/answer-cache.ts).
  */
-function cachesOf(store: FixtureStore, config: Config) {
+function cachesOf(store: FixtureStore) {
   return store.memo('dkan:caches', () => ({
-    responses:
-      config.dkanCacheSize > 0
-        ? new LRUCache<string, Answer>({
-            max: config.dkanCacheSize,
-            maxSize: 32 * 1024 * 1024,
-            sizeCalculation: (a) => a.body.length + 64,
-          })
-        : null,
     counts: new LRUCache<string, number>({ max: 10_000 }),
     schemas: new LRUCache<string, string>({ max: 1_000 }),
   }));
 }
 
 type Caches = ReturnType<typeof cachesOf>;
-
-/** A stored answer for exactly this request URL, before any parsing. */
-export function cachedAnswer(store: FixtureStore, config: Config, url: string): Answer | undefined {
-  return cachesOf(store, config).responses?.get(`u:${url}`);
-}
 
 /** Runs SQL steps off the event loop (query-pool.ts) under the work budget, answered in DKAN's shape past it. */
 type Run = (steps: Step[]) => Promise<unknown[]>;
@@ -68,33 +55,13 @@ function runner(pool: QueryPool, store: FixtureStore, config: Config): Run {
   };
 }
 
-/**
- * The answer to a checked query. `url` (GET only) also keys the cache, so a repeated request skips parsing;
- * the echo is the query as sent with the resources filled in, so it identifies the answer.
- */
-export async function runQuery(
-  pool: QueryPool,
-  store: FixtureStore,
-  config: Config,
-  q: DkanQuery,
-  url: string | null,
-): Promise<Answer> {
-  const caches = cachesOf(store, config);
+/** The answer to a checked query; the echo is the query as sent with the resources filled in. */
+export async function runQuery(pool: QueryPool, store: FixtureStore, config: Config, q: DkanQuery): Promise<Answer> {
   const echo = JSON.stringify(q.echo);
-  const key = `q:${echo}`;
-  let answer = caches.responses?.get(key);
-  if (!answer) {
-    const run = runner(pool, store, config);
-    answer =
-      q.sources.length === 0
-        ? emptyAnswer(q, echo)
-        : q.format === 'csv'
-          ? await csvAnswer(run, config, store, q)
-          : await jsonAnswer(run, store, caches, q, echo);
-    caches.responses?.set(key, answer);
-  }
-  if (url !== null) caches.responses?.set(`u:${url}`, answer);
-  return answer;
+  if (q.sources.length === 0) return emptyAnswer(q, echo);
+  const run = runner(pool, store, config);
+  if (q.format === 'csv') return csvAnswer(run, config, store, q);
+  return jsonAnswer(run, store, cachesOf(store), q, echo);
 }
 
 /** The download routes: the header row, then every row in pages (QueryDownloadController). */

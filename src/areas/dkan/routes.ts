@@ -15,7 +15,7 @@ import {
   routeNotFound,
 } from './errors.js';
 import { parseBody, parseQueryString, readQuery } from './parse.js';
-import { cachedAnswer, downloadQuery, runQuery, type Answer, type StreamAnswer } from './queries.js';
+import { downloadQuery, runQuery, type Answer, type StreamAnswer } from './queries.js';
 import { inlineDefinitions, querySchema, resourceQuerySchema } from './query-schema.js';
 import {
   DatasetIndexParamsSchema,
@@ -126,16 +126,12 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
       method,
       url: path,
       schema,
+      // A download streams: nothing to keep in the answer cache.
+      ...(download ? { config: { answerCache: false } } : {}),
       handler: async (request, reply) => {
         const { store } = request;
-        const cacheable = method === 'GET' && !download;
-        if (cacheable) {
-          const hit = cachedAnswer(store, config, request.url);
-          if (hit) return send(reply, hit);
-        }
         const q = read(request, resolve(store, request.params as Record<string, string>), download);
-        if (!download)
-          return send(reply, await runQuery(app.queryPool, store, config, q, cacheable ? request.url : null));
+        if (!download) return send(reply, await runQuery(app.queryPool, store, config, q));
         // QueryDownloadController::formatResponse streams CSV only.
         if (q.format !== 'csv') throw badRequest('Streaming not currently available for JSON responses');
         return send(reply, downloadQuery(app.queryPool, store, config, q));

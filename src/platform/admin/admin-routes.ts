@@ -1,5 +1,5 @@
 // Admin routes under /__mockyard: the request journal and reset. Off with --admin off; behind a bearer token with --admin-token.
-import { mockyardError } from '../http/mockyard-errors.js';
+import { sendMockyardError } from '../http/mockyard-errors.js';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -82,10 +82,8 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
     app.addHook('onRequest', async (request, reply) => {
       const given = Buffer.from(request.headers.authorization ?? '');
       if (given.length !== token.length || !timingSafeEqual(given, token)) {
-        return reply
-          .code(401)
-          .header('www-authenticate', 'Bearer realm="mockyard"')
-          .send(mockyardError(401, 'Admin routes need Authorization: Bearer <the --admin-token value>'));
+        reply.header('www-authenticate', 'Bearer realm="mockyard"');
+        return sendMockyardError(reply, 401, 'Admin routes need Authorization: Bearer <the --admin-token value>');
       }
     });
   }

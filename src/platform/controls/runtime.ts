@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import { Journal } from './journal.js';
 import { LiveControls } from './live-controls.js';
 import { Traffic } from './traffic.js';
+import { AnswerCache } from '../http/answer-cache.js';
 import { mulberry32, type Random } from '../../../fixtures/lib/prng.js';
 
 type ResetListener = () => void;
@@ -21,6 +22,8 @@ export class Runtime {
   readonly controls: LiveControls;
   /** Requests and errors per area over the last minutes, fed by the journal. */
   readonly traffic = new Traffic();
+  /** The answer cache of every area (answer-cache.ts), shared like the journal; emptied on reset. */
+  readonly answers: AnswerCache;
   #errorRandom!: Random;
   #latencyRandom!: Random;
   #listeners = new Set<ResetListener>();
@@ -28,11 +31,12 @@ export class Runtime {
 
   constructor(
     readonly config: Pick<Config, 'journalSize' | 'faultSeed' | 'adminToken'> &
-      Partial<Pick<Config, 'latency' | 'errorRate' | 'journalBodyBytes'>>,
+      Partial<Pick<Config, 'latency' | 'errorRate' | 'journalBodyBytes' | 'answerCacheMb'>>,
   ) {
     this.journal = new Journal(config.journalSize, config.adminToken, config.journalBodyBytes ?? 4096);
     this.controls = new LiveControls({ latency: config.latency ?? null, errorRate: config.errorRate ?? 0 });
     this.journal.subscribe((record) => this.traffic.add(record.area, record.status, record.time));
+    this.answers = new AnswerCache((config.answerCacheMb ?? 0) * 1024 * 1024);
     this.#seed();
   }
 
@@ -77,6 +81,7 @@ export class Runtime {
     const journalCleared = this.journal.clear();
     this.traffic.clear();
     this.controls.clear();
+    this.answers.clear();
     this.#seed();
     for (const listener of this.#listeners) listener();
     return { journalCleared };

@@ -1,19 +1,12 @@
 // Unbounded SQL (DKAN queries, AGCO text-search counts) runs here: off the event loop, in a few worker threads with
 // their own read-only connections, under a time limit per request.
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { SQLITE_MODULE } from '../../../fixtures/lib/sqlite.js';
+import { runStep, type Step } from './sql-steps.js';
+import { queryWorkerFile } from './worker-file.js';
 import type { FixtureStore } from './fixture-store.js';
 
-export type StepOp = 'get' | 'all' | 'pluckGet' | 'pluckAll' | 'rawAll';
-
-/** One prepared statement to run: positional (array) or named (object) parameters, as better-sqlite3 binds them. */
-export interface Step {
-  op: StepOp;
-  sql: string;
-  params: unknown[] | Record<string, unknown>;
-}
+export type { Step, StepOp } from './sql-steps.js';
 
 /**
  * The request's time ran out. `started` tells whether its SQL was running (the query itself is too
@@ -28,78 +21,10 @@ export class WorkBudgetError extends Error {
   }
 }
 
-/** Runs steps on the store's own connection, on the calling thread. */
+/** Runs steps on the store's own connection, on the calling thread (the same code as a worker's). */
 export function runSteps(store: FixtureStore, steps: readonly Step[]): unknown[] {
-  return steps.map((s) => {
-    const stmt = store.prepare(s.sql);
-    const params = s.params as unknown[];
-    switch (s.op) {
-      case 'get':
-        return stmt.pluck(false).raw(false).get(params);
-      case 'all':
-        return stmt.pluck(false).raw(false).all(params);
-      case 'pluckGet':
-        return stmt.pluck(true).get(params);
-      case 'pluckAll':
-        return stmt.pluck(true).all(params);
-      case 'rawAll':
-        return stmt.raw(true).all(params);
-    }
-  });
+  return steps.map((s) => runStep(store.prepare(s.sql), s.op, s.params));
 }
-
-/**
- * The worker's code, plain JavaScript sent as text (`eval`), so the same pool works from the bundle,
- * from tsc's output and from the test runner's TypeScript. better-sqlite3 is loaded from the path the
- * main thread resolved. Statements mirror `runSteps`.
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-// A lower CPU priority for this thread (on Linux a thread's own nice value): the event loop wins a shared core.
-try { require('node:os').setPriority(10); } catch {}
-const Database = require(workerData.sqlite);
-let conn = null;
-function connect(path, fingerprint) {
-  if (conn && conn.path === path && conn.fingerprint === fingerprint) return conn;
-  if (conn) conn.db.close();
-  conn = null;
-  const db = new Database(path, { readonly: true, fileMustExist: true });
-  // No memory map here: page faults of long scans in several threads contend with the event loop's own
-  // memory mappings (the process's mmap lock) and stall it; plain reads into SQLite's cache do not.
-  db.pragma('mmap_size = 0');
-  db.pragma('cache_size = -16384');
-  const found = db.prepare("SELECT value FROM mockyard_meta WHERE key = 'fingerprint'").pluck().get();
-  // The file at this path is another generation already (a rebuild renamed a new one over it).
-  if (found !== fingerprint) {
-    db.close();
-    return null;
-  }
-  conn = { path, fingerprint, db, stmts: new Map() };
-  return conn;
-}
-parentPort.on('message', (job) => {
-  try {
-    const c = connect(job.path, job.fingerprint);
-    if (!c) return parentPort.postMessage({ id: job.id, stale: true });
-    const results = job.steps.map((s) => {
-      let stmt = c.stmts.get(s.sql);
-      if (!stmt) {
-        if (c.stmts.size >= 1000) c.stmts.clear();
-        stmt = c.db.prepare(s.sql);
-        c.stmts.set(s.sql, stmt);
-      }
-      if (s.op === 'get') return stmt.pluck(false).raw(false).get(s.params);
-      if (s.op === 'all') return stmt.pluck(false).raw(false).all(s.params);
-      if (s.op === 'pluckGet') return stmt.pluck(true).get(s.params);
-      if (s.op === 'pluckAll') return stmt.pluck(true).all(s.params);
-      return stmt.raw(true).all(s.params);
-    });
-    parentPort.postMessage({ id: job.id, results });
-  } catch (err) {
-    parentPort.postMessage({ id: job.id, error: { message: String((err && err.message) || err), code: err && err.code } });
-  }
-});
-`;
 
 interface Job {
   id: number;
@@ -142,7 +67,6 @@ export class QueryPool {
   #queue: Job[] = [];
   #nextId = 1;
   #closed = false;
-  #sqlite = createRequire(import.meta.url).resolve(SQLITE_MODULE);
 
   constructor(options: QueryPoolOptions = {}) {
     this.size = options.size ?? Math.min(4, Math.max(2, availableParallelism()));
@@ -172,7 +96,7 @@ export class QueryPool {
   }
 
   #spawn(): Slot {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { sqlite: this.#sqlite } });
+    const worker = new Worker(queryWorkerFile());
     worker.unref();
     const slot: Slot = { worker, job: null, draining: false };
     worker.on(
