@@ -140,6 +140,71 @@ describe.runIf(appcenter || required)('appcenter-cli through HTTPS_PROXY with NO
     expect(listed.map((r) => [r.id, r.version])).toEqual(expected.map((r) => [r.id, r.version]));
   }, 120_000);
 });
+describe.runIf(appcenter || required)('appcenter-cli: apps, groups, one release and the profile', () => {
+  let hosted: Hosted;
+  let token: string;
+  const target = 'contoso/Field-Service-Android';
+  const cli = async (args: string[]) => {
+    const { stdout } = await exec(appcenter ?? 'appcenter', [...args, '--token', token, '--disable-telemetry'], {
+      env: clientEnv(hosted, { NODE_EXTRA_CA_CERTS: hosted.caPath }),
+      cwd: hosted.tmp,
+      timeout: 90_000,
+    });
+    return stdout;
+  };
+  const direct = async (path: string) =>
+    (await fetch(`${hosted.server.url}/appcenter/v0.1${path}`, { headers: { 'x-api-token': token } })).json();
+
+  beforeAll(async () => {
+    hosted = await startHosted();
+    token = (await catalogOf(hosted.server)).appcenter.tokens.find((t) =>
+      t.groups.some((g) => g.startsWith(`${target}/`)),
+    )!.token;
+  });
+
+  it('profile list, apps list and apps show print what the API answers', async () => {
+    const user = (await direct('/user')) as { name: string; email: string };
+    const profile = JSON.parse(await cli(['profile', 'list', '--output', 'json'])) as Record<string, string>;
+    expect(Object.values(profile)).toEqual(expect.arrayContaining([user.name, user.email]));
+    const apps = (await direct('/apps')) as { name: string; owner: { name: string } }[];
+    const listed = JSON.parse(await cli(['apps', 'list', '--output', 'json'])) as typeof apps;
+    expect(listed.map((a) => `${a.owner.name}/${a.name}`).sort()).toEqual(
+      apps.map((a) => `${a.owner.name}/${a.name}`).sort(),
+    );
+    const shown = JSON.parse(await cli(['apps', 'show', '--app', target, '--output', 'json'])) as {
+      appName?: string;
+      name?: string;
+    };
+    expect(JSON.stringify(shown)).toContain('Field-Service-Android');
+  }, 180_000);
+
+  it('distribute groups list/show and releases show (latest by id) print the same data', async () => {
+    const groups = (await direct(`/apps/${target}/distribution_groups`)) as { name: string }[];
+    const table = await cli(['distribute', 'groups', 'list', '--app', target, '--output', 'json']);
+    for (const g of groups) expect(table).toContain(g.name);
+    const group = groups[0]!.name;
+    const releases = (await direct(`/apps/${target}/distribution_groups/${encodeURIComponent(group)}/releases`)) as {
+      id: number;
+    }[];
+    const shown = await cli(['distribute', 'groups', 'show', '--app', target, '--group', group, '--output', 'json']);
+    for (const r of releases) expect(shown).toContain(String(r.id));
+    const latest = (await direct(`/apps/${target}/releases/latest`)) as { id: number; version: string };
+    const release = JSON.parse(
+      await cli([
+        'distribute',
+        'releases',
+        'show',
+        '--app',
+        target,
+        '--release-id',
+        String(latest.id),
+        '--output',
+        'json',
+      ]),
+    ) as { id: number; version: string };
+    expect([release.id, release.version]).toEqual([latest.id, latest.version]);
+  }, 180_000);
+});
 if (!appcenter && !required) skipNote('appcenter', 'npm i -g appcenter-cli, or set MOCKYARD_APPCENTER_CLI');
 
 describe.runIf(curl || required)('curl --proxy --cacert', () => {
