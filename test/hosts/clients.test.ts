@@ -95,6 +95,45 @@ describe.runIf(ia || required)('ia (Internet Archive CLI) through HTTPS_PROXY wi
     expect(refetched).toEqual([]);
   });
 });
+describe.runIf(ia || required)('ia search and ia download of a found item', () => {
+  let hosted: Hosted;
+  let env: NodeJS.ProcessEnv;
+  const run = (args: string[]) => exec(ia ?? 'ia', args, { env, cwd: hosted.tmp, timeout: 60_000 });
+  const scrapeTotal = async (q: string) =>
+    (
+      (await (
+        await fetch(
+          `${hosted.server.url}/archive/services/search/v1/scrape?${new URLSearchParams({ q, total_only: 'true' })}`,
+        )
+      ).json()) as { total: number }
+    ).total;
+
+  beforeAll(async () => {
+    hosted = await startHosted();
+    env = clientEnv(hosted, { REQUESTS_CA_BUNDLE: hosted.caPath });
+  });
+
+  it('--num-found and --itemlist agree with the fixtures, and a found item downloads with its md5', async () => {
+    const { stdout: count } = await run(['search', 'mediatype:audio', '--num-found']);
+    expect(Number(count.trim())).toBe(await scrapeTotal('mediatype:audio'));
+    const { stdout: list } = await run(['search', 'mediatype:audio', '--itemlist']);
+    const ids = list.trim().split('\n');
+    expect(ids).toHaveLength(Number(count.trim()));
+    const { stdout: json } = await run(['search', 'mediatype:audio', '--field', 'title']);
+    const first = JSON.parse(json.trim().split('\n')[0]!) as { identifier: string; title: string };
+    const record = (await (await fetch(`${hosted.server.url}/archive/metadata/${first.identifier}`)).json()) as {
+      metadata: { title: string; mediatype: string };
+      files: { name: string; md5: string }[];
+    };
+    expect([first.title, record.metadata.mediatype]).toEqual([record.metadata.title, 'audio']);
+    const id = ids.find((i) => i !== 'mockyard-unavailable-item')!;
+    const file = ((await (await fetch(`${hosted.server.url}/archive/metadata/${id}`)).json()) as typeof record)
+      .files[0]!;
+    await run(['download', id, file.name]);
+    const bytes = readFileSync(path.join(hosted.tmp, id, file.name));
+    expect(createHash('md5').update(bytes).digest('hex')).toBe(file.md5);
+  }, 120_000);
+});
 if (!ia && !required) skipNote('ia', 'apt-get install internetarchive');
 
 describe.runIf(appcenter || required)('appcenter-cli through HTTPS_PROXY with NODE_EXTRA_CA_CERTS', () => {
