@@ -10,6 +10,7 @@ import { findDefinitionObjects, findDefinitions, type Run } from './queries.js';
 import { WorkBudgetError } from '../../platform/data/query-pool.js';
 import { isXml, mediaTypeOf, pagedResponseXmlInSlices, sendAs, type MediaType } from './representation.js';
 import { ApiErrorSchema, HeadersSchema, PagedResponseSchema, QuerySchema } from './schemas.js';
+import { PUBLIC_ROUTE, resourceRoutes } from './resource-routes.js';
 
 export const OPERATION_ID = 'StringDefinitions_GetDefinitions';
 
@@ -63,6 +64,7 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
   };
 
   app.addHook('onRequest', async (request, reply) => {
+    if ((request.routeOptions.config as { agcoPublic?: boolean }).agcoPublic === PUBLIC_ROUTE.agcoPublic) return;
     const header = request.headers.authorization;
     const match = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
     if (!match) {
@@ -107,6 +109,7 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
       await render(request.store, parseFilter(bindQuery(request.query as Record<string, string | string[]>)), type),
     );
   };
+  await resourceRoutes(app, opts);
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   typed.get('/api/v2/StringDefinitions', options(false), handler);
   // ASP.NET Web API routes ignore letter case: /api/v2/stringdefinitions is the same operation (hidden from the docs).
