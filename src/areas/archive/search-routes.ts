@@ -59,7 +59,11 @@ function scrapeHandler(request: FastifyRequest, reply: FastifyReply) {
   const query = request.query as RawQuery;
   try {
     const q = first(query.q) ?? '';
-    const count = Math.min(SCRAPE_MAX, Math.max(SCRAPE_MIN, intParam(first(query.count), 'count', SCRAPE_MIN)));
+    const count = intParam(first(query.count), 'count', SCRAPE_MIN);
+    if (count < SCRAPE_MIN || count > SCRAPE_MAX)
+      throw new QuerySyntaxError(`count must be from ${SCRAPE_MIN} to ${SCRAPE_MAX}; ${count} is not`);
+    const totalOnly = first(query.total_only) ?? 'false';
+    if (totalOnly !== 'true' && totalOnly !== 'false') throw new QuerySyntaxError('total_only must be true or false');
     const body = scrape(request.store, {
       q,
       fields: list(query.fields)
@@ -68,7 +72,7 @@ function scrapeHandler(request: FastifyRequest, reply: FastifyReply) {
       sorts: parseSorts(list(query.sorts)),
       count,
       cursor: first(query.cursor) || undefined,
-      totalOnly: first(query.total_only) === 'true',
+      totalOnly: totalOnly === 'true',
     });
     return reply.type(JSON_TYPE).send(JSON.stringify(body));
   } catch (err) {
@@ -91,7 +95,8 @@ function advancedHandler(request: FastifyRequest, reply: FastifyReply) {
   const params: Record<string, unknown> = { query: q, qin: q, fields: fl.join(','), wt: 'json' };
   try {
     const rows = intParam(first(query.rows), 'rows', 50);
-    const page = Math.max(1, intParam(first(query.page), 'page', 1));
+    const page = intParam(first(query.page), 'page', 1);
+    if (page < 1) throw new QuerySyntaxError('page must be at least 1');
     const start = (page - 1) * rows;
     Object.assign(params, sorts.length ? { sort: sorts.join(', ') } : {}, { rows: String(rows), start });
     if (start + rows > PAGED_LIMIT && start > 0)
@@ -114,7 +119,7 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
       tags: ['archive'],
       summary: 'Scraping API: every matching item, in cursor-linked pages',
       description:
-        'Answers `{items, count, cursor?, total}`; `cursor` is absent on the last page. `count` is raised to 100 and capped at 10,000. ' +
+        'Answers `{items, count, cursor?, total}`; `cursor` is absent on the last page. `count` is from 100 (the default) to 10,000. ' +
         'Without `sorts` items come in identifier order. Dark items are not in the index.',
       querystring: ScrapeQuerySchema,
       response: { 200: AnyObject, 400: AnyObject },
