@@ -10,6 +10,7 @@ import { findDefinitionObjects, findDefinitions, type Run } from './queries.js';
 import { WorkBudgetError } from '../../platform/data/query-pool.js';
 import { isXml, mediaTypeOf, pagedResponseXmlInSlices, sendAs, type MediaType } from './representation.js';
 import { ApiErrorSchema, HeadersSchema, PagedResponseSchema, QuerySchema } from './schemas.js';
+import { PUBLIC_ROUTE, resourceRoutes } from './resource-routes.js';
 
 export const OPERATION_ID = 'StringDefinitions_GetDefinitions';
 
@@ -48,8 +49,9 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
     return `{"Entities":[${page.entities.join(',')}],"Metadata":${metadata}}`;
   };
 
-  /** The bearer token, checked before the parameters as the real gateway does; an ApiError when refused. */
-  const authorize = (request: FastifyRequest): void => {
+  // The bearer token, checked before the parameters as the real gateway does, on every route but the public ones.
+  app.addHook('onRequest', async (request) => {
+    if ((request.routeOptions.config as { agcoPublic?: boolean }).agcoPublic === PUBLIC_ROUTE.agcoPublic) return;
     const header = request.headers.authorization;
     const match = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
     if (!match) {
@@ -62,7 +64,7 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
     // A scenario that lists its own tokens accepts only those.
     const accepted = storeCredentials(request.store, 'agco') ?? (tokens.size > 0 ? tokens : null);
     if (accepted && !accepted.has(match[1]!)) throw unauthorized('The bearer token is not valid.');
-  };
+  });
 
   const options = (hide: boolean) => ({
     schema: {
@@ -84,7 +86,6 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
     },
   });
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    authorize(request);
     const type = mediaTypeOf(request);
     return sendAs(
       reply,
@@ -93,6 +94,7 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
       await render(request.store, parseFilter(bindQuery(request.query as Record<string, string | string[]>)), type),
     );
   };
+  await resourceRoutes(app, opts);
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   typed.get('/api/v2/StringDefinitions', options(false), handler);
   // ASP.NET Web API routes ignore letter case: /api/v2/stringdefinitions is the same operation (hidden from the docs).
