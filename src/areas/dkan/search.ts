@@ -13,6 +13,8 @@ const STRING_FIELDS = ['keyword', 'theme', 'publisher__name', 'modified', 'title
 const TEXT_FIELDS = ['title', 'description'] as const;
 const SORT_FIELDS: readonly string[] = [...STRING_FIELDS, ...TEXT_FIELDS];
 
+const MAX_TERMS = 100;
+
 type Params = Record<string, string | string[] | undefined>;
 
 /** The `ignorecase` processor lowers values; words are what the database backend's tokenizer keeps. */
@@ -83,6 +85,9 @@ function plan(params: Params): Plan {
       }
     }
   }
+  // Each word or value is one test per dataset: bounded, so SQLite's expression depth is never reached.
+  if (bound.length > MAX_TERMS)
+    throw badRequest(`A search may hold at most ${MAX_TERMS} words and filter values; ${bound.length} were given.`);
   const order = sortOrder(params, fulltext ? words(fulltext) : [], bound);
   return {
     sql: `SELECT d.key FROM json_each(?) AS d WHERE ${where.length > 0 ? where.join(' AND ') : '1'} ORDER BY ${order}`,

@@ -24,18 +24,16 @@ const stripslashes = (s: string): string => s.replace(/\\(.?)/gs, '$1');
 /** DatastoreSqlEndpointService: the sent query object DKAN's Query would hold for a statement. */
 export function sentQuery(statement: SqlStatement, showDbColumns: boolean, config: Config): Record<string, unknown> {
   const sent: Record<string, unknown> = { count: false, schema: false, keys: true, results: true };
-  if (statement.select === 'count') {
-    // Query::count(): the full count, whatever LIMIT says.
-    return { ...sent, count: true, results: false };
-  }
-  if (Array.isArray(statement.select)) sent.properties = statement.select;
-  // The dataset table's SELECT * holds record_number; the service drops it unless show_db_columns.
-  else if (showDbColumns) sent.rowIds = true;
   // setQueryObjectWhere: `if ($value)` skips a value PHP finds false, "0".
   const conditions = statement.where
     .filter((c) => c.value !== '0')
     .map((c) => ({ property: c.property, value: c.value, operator: '=' }));
   if (conditions.length > 0) sent.conditions = conditions;
+  // Query::count(): the full count of the matching rows, whatever LIMIT says.
+  if (statement.select === 'count') return { ...sent, count: true, results: false };
+  if (Array.isArray(statement.select)) sent.properties = statement.select;
+  // The dataset table's SELECT * holds record_number; the service drops it unless show_db_columns.
+  else if (showDbColumns) sent.rowIds = true;
   if (statement.orderBy) {
     const order = statement.orderBy.desc ? 'desc' : 'asc';
     sent.sorts = statement.orderBy.properties.map((property) => ({ property, order }));
