@@ -5,6 +5,7 @@ import { dkanShapes, largestResource, sqlForRequest } from './dkan-shapes.js';
 import type { ProbeResult } from './dkan-probe.js';
 import type { LoadResult } from './lib.js';
 import { scenarioCreation, scenarioSpeed } from './scenarios.js';
+import { dashboardLive } from './dashboard.js';
 
 export interface BenchContext {
   dataDir: string;
@@ -268,6 +269,12 @@ export const workloads: Workload[] = [
     title: 'Scenarios: requests in a scenario vs the same requests on generated data',
     paths: () => [],
     custom: async (ctx, args) => scenarioSpeed(ctx.url, 3, 10, args),
+  },
+  {
+    id: 'dashboard-live',
+    title: 'Dashboard: cached answers with a live stream open',
+    paths: () => [],
+    custom: async (ctx, args) => dashboardLive(ctx.url, B(''), 3, 10, args),
   },
   {
     id: 'mixed',

@@ -12,6 +12,7 @@ import { areaScope } from './platform/http/area-errors.js';
 import { mockyardRoutes } from './platform/admin/mockyard-routes.js';
 import { openapiPlugin } from './platform/docs/openapi.js';
 import { adminRoutes } from './platform/admin/admin-routes.js';
+import { dashboardPage } from './platform/dashboard/page.js';
 import { controlsPlugin } from './platform/controls/controls.js';
 import { Runtime } from './platform/controls/runtime.js';
 import { QueryPool } from './platform/data/query-pool.js';
@@ -51,8 +52,9 @@ export interface BuildAppOptions {
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   if (config.logLevel === 'silent') return false;
   const serializers = { req: requestSerializer(config) };
-  // Pretty output is for people at a terminal; pipes and containers get JSON lines.
-  if (process.stdout.isTTY) {
+  // Pretty output is for people at a terminal; pipes, containers and log collectors get JSON lines.
+  const pretty = config.logFormat === null ? process.stdout.isTTY === true : config.logFormat === 'pretty';
+  if (pretty) {
     return {
       level: config.logLevel,
       serializers,
@@ -121,6 +123,7 @@ export async function buildApp(
   await app.register(openapiPlugin, { areas, prefixed: !options.only });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas });
+  await app.register(dashboardPage, { prefix: '/__mockyard', areas });
   await app.register(hintsPlugin, { areaOf, config });
   // Before the areas, so its hooks wrap every area route.
   await app.register(controlsPlugin, { areaOf });

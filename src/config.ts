@@ -8,10 +8,15 @@ export class ConfigError extends Error {}
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 export interface Config {
   host: string;
   port: number;
   logLevel: LogLevel;
+  /** null: pretty on a terminal, JSON lines otherwise. */
+  logFormat: LogFormat | null;
   quiet: boolean;
   dataDir: string;
   seed: number;
@@ -22,6 +27,7 @@ export interface Config {
   admin: boolean;
   adminToken: string | null;
   journalSize: number;
+  journalBodyBytes: number;
   latency: readonly [number, number] | null;
   errorRate: number;
   faultSeed: number;
@@ -208,12 +214,28 @@ export const OPTIONS = [
     flag: '--log-level <level>',
     env: 'MOCKYARD_LOG_LEVEL',
     default: 'info',
-    description: `One of ${LOG_LEVELS.join(', ')}. Pretty output on a terminal, JSON lines otherwise.`,
+    description: `One of ${LOG_LEVELS.join(', ')}.`,
     ...(text('log level', (raw) => {
       if (!(LOG_LEVELS as readonly string[]).includes(raw))
         throw new ConfigError(`log level must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
       return raw;
     }) as { parse(raw: string): LogLevel; check(value: unknown): LogLevel }),
+  }),
+  option({
+    key: 'logFormat',
+    flag: '--log-format <format>',
+    env: 'MOCKYARD_LOG_FORMAT',
+    default: null,
+    shown: 'pretty on a terminal, json otherwise',
+    description: `One of ${LOG_FORMATS.join(', ')} or auto: JSON lines (one object per line, for log collectors) or pretty text.`,
+    ...orOff(
+      text('log format', (raw) => {
+        if (!(LOG_FORMATS as readonly string[]).includes(raw))
+          throw new ConfigError(`log format must be one of ${LOG_FORMATS.join(', ')} or auto, got "${raw}"`);
+        return raw;
+      }) as { parse(raw: string): LogFormat; check(value: unknown): LogFormat },
+      ['auto'],
+    ),
   }),
   option({
     key: 'quiet',
@@ -271,8 +293,8 @@ export const OPTIONS = [
     env: 'MOCKYARD_AREA_PORTS',
     default: null,
     description:
-      'Also serve each area at the root path of its own port: archive on <first>, marketcheck +1, appcenter +2, agco +3, dkan +4.',
-    ...orOff(wholeNumber('area ports', 1, 65531)),
+      'Also serve each area at the root path of its own port: archive on <first>, marketcheck +1, appcenter +2, agco +3, dkan +4; 0 gives each area a free port of its own.',
+    ...orOff(wholeNumber('area ports', 0, 65531)),
   }),
   option({
     key: 'watch',
@@ -310,6 +332,15 @@ export const OPTIONS = [
     default: 1000,
     description: 'How many requests the request journal keeps (oldest dropped first); 0 turns it off.',
     ...wholeNumber('journal size', 0, 1_000_000),
+  }),
+  option({
+    key: 'journalBodyBytes',
+    flag: '--journal-body-bytes <n>',
+    env: 'MOCKYARD_JOURNAL_BODY_BYTES',
+    default: 4096,
+    description:
+      'How much of each request and response body the journal keeps (masked; longer bodies are cut and marked); 0 keeps none.',
+    ...wholeNumber('journal body bytes', 0, 1_048_576),
   }),
   option({
     key: 'latency',

@@ -35,6 +35,15 @@ export interface ErrorAnswer {
   headers?: Record<string, string | number>;
 }
 
+/** A request a user can copy and send as it is: the dashboard lists these under Fixtures. */
+export interface AreaExample {
+  title: string;
+  method: 'GET' | 'POST';
+  /** Path and query below the area's base URL, already encoded. */
+  path: string;
+  headers?: Record<string, string>;
+}
+
 export interface AreaDefinition {
   name: AreaName;
   letter: 'A' | 'B' | 'C' | 'D' | 'E';
@@ -46,6 +55,8 @@ export interface AreaDefinition {
   plugin: FastifyPluginAsync<AreaPluginOptions>;
   /** This area's part of GET /__mockyard/fixtures: identifiers a user can try. */
   catalog(store: FixtureStore, config: Config): unknown;
+  /** Ready-to-send requests built from this store's data (identifiers, keys and tokens that work). */
+  examples?(store: FixtureStore, config: Config): AreaExample[];
   /**
    * How the real service writes an error. The platform sends every error of the area through it: thrown
    * errors, unknown paths (404), statuses forced by `Prefer: code=` or the error rate, and requests

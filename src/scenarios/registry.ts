@@ -1,4 +1,5 @@
 // The scenarios of a running mockyard, and which one a request is made in (path prefix, header or default).
+import { sendMockyardError } from '../platform/http/mockyard-errors.js';
 import type { IncomingMessage } from 'node:http';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -175,7 +176,7 @@ async function scenarioHooks(app: FastifyInstance, opts: ScenarioPluginOptions):
       const message = `Unknown scenario "${name}": create it with PUT /__mockyard/scenarios/${name} (GET /__mockyard/scenarios lists them).`;
       reply.header('mockyard-error', message);
       if (area) sendAreaError(area, request, reply, 404, message);
-      else void reply.code(404).send({ statusCode: 404, error: 'Not Found', message });
+      else void sendMockyardError(reply, 404, message);
       return;
     }
     request.scenario = scenario;

@@ -1,4 +1,5 @@
 // Admin routes for scenarios: PUT, GET and DELETE /__mockyard/scenarios[/{name}]. Registered inside the admin routes (switch and token).
+import { mockyardError } from '../platform/http/mockyard-errors.js';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ScenarioError } from './errors.js';
@@ -36,7 +37,7 @@ export async function scenarioRoutes(
 ): Promise<void> {
   const { scenarios } = app;
   const security = opts.security;
-  const notFound = (name: string) => ({ statusCode: 404, error: 'Not Found', message: `Unknown scenario "${name}"` });
+  const notFound = (name: string) => mockyardError(404, `Unknown scenario "${name}"`);
 
   app.get(
     '/scenarios',

@@ -3,6 +3,7 @@ import type { AreaDefinition } from '../../platform/area.js';
 import { catalogOf } from './datasets.js';
 import { dkanRoutes, formatDkanError } from './routes.js';
 import { dkanHint } from './hints.js';
+import { dkanExamples } from './examples.js';
 
 function catalog(store: FixtureStore): unknown {
   return {
@@ -26,6 +27,7 @@ export const dkanArea: AreaDefinition = {
   upstream: 'https://data.medicaid.gov/api/1',
   plugin: dkanRoutes,
   catalog: (store) => catalog(store),
+  examples: dkanExamples,
   formatError: formatDkanError,
   hint: dkanHint,
 };

@@ -2,6 +2,7 @@ import { storeCredentials } from '../../scenarios/credentials.js';
 import type { AreaDefinition, ErrorAnswer, ErrorContext } from '../../platform/area.js';
 import { JSON_TYPE, MISSING_KEY_MESSAGE, RATE_LIMIT_MESSAGE, rateLimitHeaders } from './errors.js';
 import { placeCatalog } from './queries.js';
+import { marketcheckExamples } from './examples.js';
 import { marketcheckPlugin, rateLimitOf } from './routes.js';
 import { marketcheckHint } from './hints.js';
 
@@ -53,5 +54,6 @@ export const marketcheckArea: AreaDefinition = {
     ...placeCatalog(store),
   }),
   formatError,
+  examples: (store, config) => marketcheckExamples(store, config, DEMO_API_KEY),
   hint: marketcheckHint,
 };

@@ -1,4 +1,5 @@
 // What a web page on another site may do with mockyard: CORS per route family, and no state change from a form.
+import { sendMockyardError } from '../http/mockyard-errors.js';
 import { HINT_HEADER } from '../http/hints.js';
 import type { FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
@@ -101,10 +102,10 @@ export function installAdminGuard(app: AnyFastify, allowed: (origin: string) => 
     const fromPage = origin !== undefined && !allowed(origin);
     const formBody = typeof type === 'string' && FORM_TYPES.test(type);
     if (!fromPage && !formBody) return done();
-    reply.code(403).send({
-      statusCode: 403,
-      error: 'Forbidden',
-      message: `State-changing admin requests need a JSON body (Content-Type: application/json) or an ${ADMIN_HEADER} header, so that a form on a web page cannot send them.`,
-    });
+    sendMockyardError(
+      reply,
+      403,
+      `State-changing admin requests need a JSON body (Content-Type: application/json) or an ${ADMIN_HEADER} header, so that a form on a web page cannot send them.`,
+    );
   });
 }

@@ -1,12 +1,12 @@
 // Test controls on every area request, as named steps: journal, Prefer, delay, fault, forced status.
-import { setTimeout as sleep } from 'node:timers/promises';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../area.js';
-import type { Config } from '../../config.js';
-import { documentedErrorStatuses, sendAreaError } from '../http/area-errors.js';
+import { documentedErrorStatuses, forcibleStatuses, sendAreaError } from '../http/area-errors.js';
+import { sendMockyardError } from '../http/mockyard-errors.js';
 import { dropConnection, malformedPayload, slowPayload } from './faults.js';
 import { PreferError, parsePrefer, type FaultKind, type Preferences } from './prefer.js';
+import { capture, type CapturedBody } from './journal-bodies.js';
 import { between } from '../../../fixtures/lib/prng.js';
 import type { Runtime } from './runtime.js';
 
@@ -23,6 +23,8 @@ interface RequestState {
   operationId: string | null;
   fault: FaultKind | null;
   forced: boolean;
+  /** The answer's payload as sent, when the journal keeps bodies. */
+  responseBody?: CapturedBody | null;
 }
 
 export function errorRateStatus(area: AreaDefinition, statuses: readonly number[]): number | undefined {
@@ -51,14 +53,18 @@ function journalStep(runtime: Runtime, request: FastifyRequest, reply: FastifyRe
       fault: state.fault,
       forced: state.forced,
       scenario: request.scenario?.name ?? null,
+      requestBody: capture(request.body, request.headers['content-type'], runtime.journal.bodyBytes),
+      responseHeaders: noResponse ? {} : reply.getHeaders(),
+      responseBody: noResponse ? null : state.responseBody,
     });
   });
 }
 
 /**
- * A preference the operation cannot honour. The client under test usually parses the area's error
- * body, so when the operation documents a 400 it gets exactly that, with the explanation in a
- * `Mockyard-Error` header; otherwise mockyard's own JSON error.
+ * A preference the operation cannot honour: a 400 whose body says why. The client under test usually
+ * parses the area's error body, so when the area's 400 can carry a message it gets that shape with the
+ * reason as its message; otherwise (archive.org's pages carry none) mockyard's own JSON error. The
+ * reason is also in a `Mockyard-Error` header.
  */
 function rejectPreference(
   request: FastifyRequest,
@@ -66,11 +72,13 @@ function rejectPreference(
   state: RequestState,
   message: string,
 ): FastifyReply {
-  reply.header('mockyard-error', message);
-  if (state.operationId !== null && documentedErrorStatuses(request).includes(400)) {
-    return sendAreaError(state.area, request, reply, 400);
+  reply.header('mockyard-error', message).header('mockyard-simulated', 'refused-prefer');
+  const answer = state.area.formatError({ status: 400, message, request });
+  const body = typeof answer.body === 'string' ? answer.body : answer.body.toString('utf8');
+  if (body.includes(JSON.stringify(message).slice(1, -1)) || body.includes(message)) {
+    return sendAreaError(state.area, request, reply, 400, message);
   }
-  return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message });
+  return sendMockyardError(reply, 400, message);
 }
 
 /** The forced status for this request: `Prefer: code=`, else a draw of the error rate; a string is a refusal. */
@@ -79,25 +87,23 @@ function forcedStatus(
   state: RequestState,
   prefs: Preferences,
   failDraw: number,
-  config: Config,
+  errorRate: number,
 ): number | string | undefined {
   const documented = documentedErrorStatuses(request);
   if (prefs.code !== undefined && prefs.code >= 400) {
-    if (!documented.includes(prefs.code)) {
-      const list = documented.length > 0 ? documented.join(', ') : 'none';
-      return `Prefer: code=${prefs.code} is not a documented response of ${state.operationId}; the statuses it can be forced to are: ${list}`;
+    const allowed = forcibleStatuses(request);
+    if (!allowed.includes(prefs.code)) {
+      return `Prefer: code=${prefs.code} is not a response of ${state.operationId}; the statuses it can be forced to are: ${allowed.join(', ')}`;
     }
     return prefs.code;
   }
-  if (prefs.code === undefined && failDraw < config.errorRate) return errorRateStatus(state.area, documented);
+  if (prefs.code === undefined && failDraw < errorRate) return errorRateStatus(state.area, documented);
   return undefined;
 }
 
 async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<void> {
-  const { runtime, config } = app;
+  const { runtime } = app;
   const states = new WeakMap<FastifyRequest, RequestState>();
-  // With no control configured and no Prefer header, a request only pays for the journal.
-  const serverWide = config.latency !== null || config.errorRate > 0;
 
   /** Prefer and the server-wide controls; true when it answered the request itself. */
   const control = async (request: FastifyRequest, reply: FastifyReply, state: RequestState): Promise<boolean> => {
@@ -110,32 +116,42 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
       return true;
     }
     const applied: string[] = [];
+    // The server-wide flags, or what the dashboard set for this area.
+    const standing = runtime.controls.for(state.area.name);
 
     // Drawn on every area request, so the n-th request of a run always gets the same draws.
-    const latency = config.latency ? between(runtime.latencyRandom, config.latency[0], config.latency[1]) : 0;
-    const failDraw = config.errorRate > 0 ? runtime.errorRandom() * 100 : Infinity;
+    const latency = standing.latency ? between(runtime.latencyRandom, standing.latency[0], standing.latency[1]) : 0;
+    const failDraw = standing.errorRate > 0 ? runtime.errorRandom() * 100 : Infinity;
 
     const delay = prefs.delay ? between(runtime.latencyRandom, prefs.delay[0], prefs.delay[1]) : latency;
+    // Names every cause of a simulated answer, so a test can tell it from a real failure.
+    const simulated: string[] = [];
     if (prefs.delay) applied.push(`delay=${delay}`);
+    if (delay > 0) simulated.push(prefs.delay ? `delay=${delay}` : `latency=${delay}`);
     // Shutdown ends a pending delay at once: the response goes out now instead of being cut off.
-    if (delay > 0) await sleep(delay, undefined, { signal: runtime.shutdownSignal }).catch(() => undefined);
+    if (delay > 0) await runtime.sleep(delay, runtime.shutdownSignal);
 
-    if (prefs.fault) {
-      state.fault = prefs.fault;
-      if (prefs.fault === 'reset' || prefs.fault === 'empty') {
-        dropConnection(request, reply, prefs.fault);
+    const fault = prefs.fault ?? standing.fault;
+    if (fault) {
+      state.fault = fault;
+      if (fault === 'reset' || fault === 'empty') {
+        dropConnection(request, reply, fault);
         return true;
       }
-      applied.push(`fault=${prefs.fault}`);
+      if (prefs.fault) applied.push(`fault=${fault}`);
+      simulated.push(`fault=${fault}`);
     }
 
-    const status = state.operationId === null ? undefined : forcedStatus(request, state, prefs, failDraw, config);
+    const status =
+      state.operationId === null ? undefined : forcedStatus(request, state, prefs, failDraw, standing.errorRate);
     if (typeof status === 'string') {
       rejectPreference(request, reply, state, status);
       return true;
     }
     if (status !== undefined && prefs.code === status) applied.push(`code=${status}`);
+    if (status !== undefined) simulated.push(prefs.code === status ? `code=${status}` : `error-rate=${status}`);
     if (applied.length > 0) reply.header('preference-applied', applied.join(', '));
+    if (simulated.length > 0) reply.header('mockyard-simulated', simulated.join(', '));
     if (status === undefined) return false;
     state.forced = true;
     sendAreaError(state.area, request, reply, status);
@@ -154,7 +170,7 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
     };
     states.set(request, state);
     if (runtime.journal.capacity > 0) journalStep(runtime, request, reply, state);
-    if (!serverWide && request.headers.prefer === undefined) return done();
+    if (!runtime.controls.active && request.headers.prefer === undefined) return done();
     control(request, reply, state).then(
       (answered) => {
         if (!answered) done();
@@ -163,8 +179,13 @@ async function controls(app: FastifyInstance, opts: ControlsOptions): Promise<vo
     );
   });
 
+  const keepBodies = runtime.journal.capacity > 0 && runtime.journal.bodyBytes > 0;
   app.addHook('onSend', (request, reply, payload, done) => {
     const state = states.get(request);
+    if (keepBodies && state) {
+      const type = reply.getHeader('content-type');
+      state.responseBody = capture(payload, typeof type === 'string' ? type : undefined, runtime.journal.bodyBytes);
+    }
     if (!state?.fault || request.method === 'HEAD') return done(null, payload);
     if (state.fault === 'malformed') {
       malformedPayload(request, reply, payload).then(
