@@ -131,9 +131,12 @@ describe('through the real host name', () => {
     const fetchVia = (p: string) =>
       new Promise<{ statusCode: number; headers: Record<string, string>; body: string }>((resolve, reject) => {
         http
-          .get({ host: '127.0.0.1', port, path: encodeURI(p), headers: { host: 'data.medicaid.gov' }, agent: false }, (res) => {
-            readAnswer(res).then(resolve, reject);
-          })
+          .get(
+            { host: '127.0.0.1', port, path: encodeURI(p), headers: { host: 'data.medicaid.gov' }, agent: false },
+            (res) => {
+              readAnswer(res).then(resolve, reject);
+            },
+          )
           .on('error', reject);
       });
     const id = hospitals.resources[0]!.distributionId;
@@ -145,7 +148,9 @@ describe('through the real host name', () => {
     const count = await fetchVia(`/api/1/datastore/sql/?query=[SELECT COUNT(*) FROM ${id}];&show-db-columns`);
     expectContract('datastore-sql', count);
     expect(Number(JSON.parse(count.body)[0].expression)).toBe(hospitals.resources[0]!.rows);
-    const rows = await fetchVia(`/api/1/datastore/sql/?query=[SELECT * FROM ${id}][WHERE state = "AL"][LIMIT 5 OFFSET 0];&show-db-columns`);
+    const rows = await fetchVia(
+      `/api/1/datastore/sql/?query=[SELECT * FROM ${id}][WHERE state = "AL"][LIMIT 5 OFFSET 0];&show-db-columns`,
+    );
     expectContract('datastore-sql', rows);
     expect(JSON.parse(rows.body).every((r: { state: string }) => r.state === 'AL')).toBe(true);
     const imports = await fetchVia(`/api/1/datastore/imports/${id}`);

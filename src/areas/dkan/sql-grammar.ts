@@ -111,8 +111,18 @@ class BracketSqlParser extends EmbeddedActionsParser {
     this.CONSUME(Select);
     this.CONSUME(Space);
     const select = this.OR([
-      { ALT: (): SqlStatement['select'] => (this.CONSUME(Star), '*') },
-      { ALT: (): SqlStatement['select'] => (this.CONSUME(CountAll), 'count') },
+      {
+        ALT: (): SqlStatement['select'] => {
+          this.CONSUME(Star);
+          return '*';
+        },
+      },
+      {
+        ALT: (): SqlStatement['select'] => {
+          this.CONSUME(CountAll);
+          return 'count';
+        },
+      },
       { ALT: (): SqlStatement['select'] => this.SUBRULE(this.identList) },
     ]);
     this.CONSUME2(Space);
@@ -155,7 +165,20 @@ class BracketSqlParser extends EmbeddedActionsParser {
     this.CONSUME(Space);
     const properties = this.SUBRULE(this.identList);
     this.CONSUME2(Space);
-    const desc = this.OR([{ ALT: () => (this.CONSUME(Asc), false) }, { ALT: () => (this.CONSUME(Desc), true) }]);
+    const desc = this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(Asc);
+          return false;
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(Desc);
+          return true;
+        },
+      },
+    ]);
     return { properties, desc };
   });
 
