@@ -42,7 +42,7 @@ function cachesOf(store: FixtureStore) {
 type Caches = ReturnType<typeof cachesOf>;
 
 /** Runs SQL steps off the event loop (query-pool.ts) under the work budget, answered in DKAN's shape past it. */
-type Run = (steps: Step[]) => Promise<unknown[]>;
+export type Run = (steps: Step[]) => Promise<unknown[]>;
 
 function runner(pool: QueryPool, store: FixtureStore, config: Config): Run {
   return async (steps) => {
@@ -110,7 +110,13 @@ async function rankedAnswer(run: Run, store: FixtureStore, q: DkanQuery): Promis
   return rankedPage(ranked, q, lookups);
 }
 
-async function jsonAnswer(run: Run, store: FixtureStore, caches: Caches, q: DkanQuery, echo: string): Promise<Answer> {
+/** The rows (JSON text of the `results` array) and count a checked query asks for, through the rank path or SQL. */
+export interface ResultParts {
+  results?: string;
+  count?: number;
+}
+
+async function resultParts(run: Run, store: FixtureStore, caches: Caches, q: DkanQuery): Promise<ResultParts> {
   const page = await rankedAnswer(run, store, q);
   const plan = planQuery(q, page?.rows);
   const steps: Step[] = [];
@@ -122,8 +128,48 @@ async function jsonAnswer(run: Run, store: FixtureStore, caches: Caches, q: Dkan
     count = out[out.length - 1] as number;
     caches.counts.set(countKey(plan), count);
   }
+  return { ...(q.results ? { results: out[0] as string } : {}), ...(q.count ? { count: count! } : {}) };
+}
+
+/**
+ * A JSON answer kept in the store's answer cache under `key`, else produced by running SQL steps in the
+ * query pool under the work budget: the executor and caches the query routes use, for the other routes.
+ */
+export async function cachedJson(
+  pool: QueryPool,
+  store: FixtureStore,
+  config: Config,
+  key: string,
+  produce: (run: Run) => Promise<Buffer>,
+): Promise<Answer> {
+  const caches = cachesOf(store, config);
+  let answer = caches.responses?.get(key);
+  if (!answer) {
+    answer = { contentType: JSON_TYPE, body: await produce(runner(pool, store, config)) };
+    caches.responses?.set(key, answer);
+  }
+  return answer;
+}
+
+/** A checked query's rows and count, shaped into another route's body (the SQL endpoint); `variant` keys the shape. */
+export function queryParts(
+  pool: QueryPool,
+  store: FixtureStore,
+  config: Config,
+  q: DkanQuery,
+  variant: string,
+  shape: (parts: ResultParts) => Buffer,
+): Promise<Answer> {
+  const caches = cachesOf(store, config);
+  return cachedJson(pool, store, config, `${variant}:${JSON.stringify(q.echo)}`, async (run) =>
+    shape(await resultParts(run, store, caches, q)),
+  );
+}
+
+async function jsonAnswer(run: Run, store: FixtureStore, caches: Caches, q: DkanQuery, echo: string): Promise<Answer> {
+  const { results, count } = await resultParts(run, store, caches, q);
   let body = '{';
-  if (q.results) body += `"results":${out[0] as string},`;
+  if (q.results) body += `"results":${results},`;
   if (q.count) body += `"count":${count},`;
   if (q.schema) {
     const key = `${q.sources.map((s) => s.resource.distributionId).join('\0')}\0${q.rowIds}`;

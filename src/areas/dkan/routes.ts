@@ -14,6 +14,7 @@ import {
   phpTimestamp,
   routeNotFound,
 } from './errors.js';
+import { catalogRoutes } from './catalog-routes.js';
 import { parseBody, parseQueryString, readQuery } from './parse.js';
 import { downloadQuery, runQuery, type Answer, type StreamAnswer } from './queries.js';
 import { inlineDefinitions, querySchema, resourceQuerySchema } from './query-schema.js';
@@ -197,6 +198,8 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
       true,
     );
   }
+
+  catalogRoutes(fastify, opts);
 
   const served = querySchema(config.dkanMaxLimit);
   fastify.get(
