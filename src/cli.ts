@@ -17,7 +17,7 @@ import {
 } from './config.js';
 import { loadConfigFile } from './config-file.js';
 import { watchParent } from './parent-watch.js';
-import { packageRoot } from './paths.js';
+import { packageRoot, packageVersion } from './paths.js';
 import { ensureCa } from './platform/hosts/certificates.js';
 import { trustInstructions } from './platform/hosts/trust.js';
 import { StartError, ensureFixtures, startServer, type RunningMockyard } from './server.js';
@@ -57,9 +57,7 @@ function configFrom(flags: Record<string, unknown>): Config {
   return resolveConfig(input, process.env, file ? loadConfigFile(file) : {});
 }
 
-function version(): string {
-  return (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-}
+const version = packageVersion;
 
 /** What a person starting mockyard wants next: where the docs, the tokens and each area are. */
 export function banner(running: RunningMockyard, mockyardVersion: string): string {
