@@ -1,7 +1,4 @@
 #!/usr/bin/env node
-// The `mockyard` command: serve (default) or build the fixture database.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import closeWithGrace from 'close-with-grace';
 import { AREAS } from './areas/index.js';
@@ -17,7 +14,7 @@ import {
 } from './config.js';
 import { loadConfigFile } from './config-file.js';
 import { watchParent } from './parent-watch.js';
-import { packageRoot, packageVersion } from './paths.js';
+import { packageVersion } from './paths.js';
 import { ensureCa } from './platform/hosts/certificates.js';
 import { trustInstructions } from './platform/hosts/trust.js';
 import { StartError, ensureFixtures, startServer, type RunningMockyard } from './server.js';

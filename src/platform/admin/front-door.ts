@@ -9,7 +9,7 @@ export interface FrontDoorOptions {
   version: string;
 }
 
-const escape = (s: string) =>
+const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 const FrontDoorSchema = Type.Object({
@@ -58,20 +58,20 @@ function page(f: ReturnType<typeof facts>): string {
   const rows = f.areas
     .map(
       (a) =>
-        `<tr><td>${a.letter}</td><td>${escape(a.title)}</td><td><a href="${escape(a.url)}">${escape(a.url)}</a></td><td>${escape(a.upstream)}</td></tr>`,
+        `<tr><td>${a.letter}</td><td>${escapeHtml(a.title)}</td><td><a href="${escapeHtml(a.url)}">${escapeHtml(a.url)}</a></td><td>${escapeHtml(a.upstream)}</td></tr>`,
     )
     .join('\n');
   const links = Object.entries(f.links)
-    .map(([name, url]) => `<li><a href="${escape(url)}">${name}</a>: ${escape(url)}</li>`)
+    .map(([name, url]) => `<li><a href="${escapeHtml(url)}">${name}</a>: ${escapeHtml(url)}</li>`)
     .join('\n');
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>mockyard ${escape(f.version)}</title>
+<title>mockyard ${escapeHtml(f.version)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;color:#1b1f24}table{border-collapse:collapse}td,th{padding:.3rem .8rem;border-bottom:1px solid #d0d7de;text-align:left}a{color:#0a58ca}</style>
 </head>
 <body>
-<h1>mockyard ${escape(f.version)}</h1>
+<h1>mockyard ${escapeHtml(f.version)}</h1>
 <p>A mock server for five real services. Replace each real base URL with mockyard's.</p>
 <table><thead><tr><th scope="col">area</th><th scope="col">service</th><th scope="col">base URL here</th><th scope="col">real base URL</th></tr></thead>
 <tbody>
