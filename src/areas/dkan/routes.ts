@@ -239,11 +239,11 @@ function firstResourceId(request: FastifyRequest): string {
 export function formatDkanError({ status, message, request, cause }: ErrorContext): ErrorAnswer {
   const contentType = 'application/json; charset=utf-8';
   if (cause instanceof DkanError) return { contentType, body: JSON.stringify(cause.body) };
-  if (status >= 500)
-    return {
-      contentType,
-      body: JSON.stringify({ message: 'An internal error occurred.', status: 500, timestamp: phpTimestamp() }),
-    };
+  if (status >= 500) {
+    // A busy service's 503 says so; any other failure is DKAN's generic one. The body's status is the answer's.
+    const text = status === 503 ? 'The service is temporarily unavailable.' : 'An internal error occurred.';
+    return { contentType, body: JSON.stringify({ message: message ?? text, status, timestamp: phpTimestamp() }) };
+  }
   if (message !== undefined)
     return { contentType, body: JSON.stringify({ message, status, timestamp: phpTimestamp() }) };
   const params = (request.params ?? {}) as Record<string, string | undefined>;
