@@ -38,7 +38,7 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
     const key = `${type} ${JSON.stringify(filter, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
     let body = pages.get(key);
     if (body === undefined) {
-      // Text searches and their counts scan; they run in the query pool under the work budget.
+      // Every statement of a page runs on the query executor under the work budget (text searches scan).
       const run: Run = async (steps) => {
         try {
           return await app.queryPool.run(store, steps, opts.config.queryTimeout);

@@ -95,8 +95,8 @@ export interface DictLookup {
   kind: 'first' | 'all';
 }
 
-/** Runs lookups in order and gives their results in the same order (on this thread or on a worker). */
-export type LookupRunner = (lookups: DictLookup[]) => Promise<unknown[]>;
+/** Runs lookups in order and gives their results in the same order, on the store's connection. */
+export type LookupRunner = (lookups: DictLookup[]) => unknown[];
 
 /**
  * Finds which ranks of a column each condition matches, by the condition's own SQL on the column's
@@ -248,12 +248,12 @@ export interface RankedPage {
 }
 
 /** The page and the count of a query the rank path supports (see `unsupported`). */
-export async function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: LookupRunner): Promise<RankedPage> {
+export function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: LookupRunner): RankedPage {
   let pass: RowTest = () => true;
   if (q.where.length > 0) {
     const planner = new Planner(ranked);
     const build = planner.plan(q.where, 'and');
-    pass = build(await runLookups(planner.lookups));
+    pass = build(runLookups(planner.lookups));
   }
   const keys: Key[] = q.sorts.map((s) => {
     const col = sortColumn(q, s.target)!;

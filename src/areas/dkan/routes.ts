@@ -68,8 +68,15 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  const read = (request: FastifyRequest, resource: Resource | undefined, download: boolean) =>
-    readQuery(request.method === 'POST' ? parseBody(request.body) : parseQueryString(rawQuery(request.url)), {
+  const sentOf = (request: FastifyRequest) =>
+    request.method === 'POST' ? parseBody(request.body) : parseQueryString(rawQuery(request.url));
+  const read = (
+    request: FastifyRequest,
+    sent: Record<string, unknown>,
+    resource: Resource | undefined,
+    download: boolean,
+  ) =>
+    readQuery(sent, {
       ...(resource ? { resource } : {}),
       byId: (id) => resourceById(request.store, id),
       maxLimit: config.dkanMaxLimit,
@@ -133,9 +140,13 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
           const hit = cachedAnswer(store, config, request.url);
           if (hit) return send(reply, hit);
         }
-        const q = read(request, resolve(store, request.params as Record<string, string>), download);
-        if (!download)
-          return send(reply, await runQuery(app.queryPool, store, config, q, cacheable ? request.url : null));
+        const sent = sentOf(request);
+        const resource = resolve(store, request.params as Record<string, string>);
+        const q = read(request, sent, resource, download);
+        if (!download) {
+          const from = { sent, resourceId: resource?.distributionId ?? null };
+          return send(reply, await runQuery(app.queryPool, store, config, q, from, cacheable ? request.url : null));
+        }
         // QueryDownloadController::formatResponse streams CSV only.
         if (q.format !== 'csv') throw badRequest('Streaming not currently available for JSON responses');
         return send(reply, downloadQuery(app.queryPool, store, config, q));
