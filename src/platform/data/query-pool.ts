@@ -259,9 +259,10 @@ export class QueryPool {
     const slots = this.#slots.splice(0);
     await Promise.all(
       slots.map((s) => {
-        if (s.job) {
-          this.#finish(s, s.job);
-          s.job.reject(new WorkBudgetError(0, false));
+        const job = s.job;
+        if (job) {
+          this.#finish(s, job);
+          job.reject(new WorkBudgetError(0, false));
         }
         if (s.child.exitCode !== null || s.child.signalCode !== null) return undefined;
         return new Promise<void>((resolve) => {
