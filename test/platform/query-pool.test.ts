@@ -53,6 +53,8 @@ describe('QueryPool', () => {
   });
 
   it('stops a statement over its budget by ending its process, and answers started: true', async () => {
+    // A process ready first, so that the budget is spent running, not starting one.
+    await pool.run(store, [{ op: 'pluckGet', sql: 'SELECT 1', params: [] }], 30_000);
     const gone = once(killed, 'killed');
     const err = await pool.run(store, [ENDLESS], 200).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WorkBudgetError);

@@ -33,7 +33,9 @@ interface Job {
   resolve(result: unknown): void;
   reject(err: unknown): void;
   budgetMs: number;
+  /** One deadline from arrival: waiting for a process and running share the budget. */
   timer: NodeJS.Timeout;
+  startedAt?: number;
   /** Set once the job runs longer than `slowMs`: it no longer holds one of the `size` places. */
   slow: boolean;
   slowTimer?: NodeJS.Timeout;
@@ -66,8 +68,8 @@ export interface QueryPoolEvents {
 
 /**
  * Child processes (src/query-child.ts) at a lower CPU priority, each running one job at a time: a list of
- * statements, or a named task (query-tasks.ts) such as a whole DKAN answer. A job waits at most its budget
- * for a process and then runs at most its budget. SQLite cannot be interrupted from another thread, and
+ * statements, or a named task (query-tasks.ts) such as a whole DKAN answer. A job is answered within its
+ * budget from arrival, waiting for a process included. SQLite cannot be interrupted from another thread, and
  * a worker thread that is terminated keeps running its statement, so a job over budget is stopped by
  * SIGKILL of its process: it uses no CPU after that, and a new process takes its place on demand.
  *
@@ -82,6 +84,7 @@ export class QueryPool {
   #queue: Job[] = [];
   #nextId = 1;
   #closed = false;
+  #warm = false;
   #events: QueryPoolEvents;
   #watched = new WeakSet<FixtureStore>();
 
@@ -98,8 +101,9 @@ export class QueryPool {
   }
 
   /**
-   * Runs `steps` and resolves with one result per step. Rejects with WorkBudgetError when no process is
-   * free within `budgetMs` (started: false), or when the steps run longer than `budgetMs` (started: true).
+   * Runs `steps` and resolves with one result per step. Rejects with WorkBudgetError when `budgetMs` after
+   * the call the steps have not finished: started: false when they were still waiting for a process or
+   * ran less than half of it (the server was busy), true when they ran longer (the query is too big).
    */
   run(store: FixtureStore, steps: readonly Step[], budgetMs: number): Promise<unknown[]> {
     return this.runTask(store, 'steps', steps, budgetMs);
@@ -178,8 +182,9 @@ export class QueryPool {
     } else {
       job.resolve(msg.result);
     }
-    // More processes than `size` are there for slow jobs only: one that is idle again goes.
-    if (this.#slots.length > this.size && this.#queue.length === 0) this.#stop(slot);
+    // More processes than `size` are there for slow jobs only: one that is idle again goes (one spare stays).
+    const idle = this.#slots.filter((s) => s.job === null).length;
+    if (this.#slots.length > this.size && idle > 1 && this.#queue.length === 0) this.#stop(slot);
     this.#dispatch();
   }
 
@@ -197,6 +202,7 @@ export class QueryPool {
 
   #finish(slot: Slot, job: Job): void {
     slot.job = null;
+    slot.child.channel?.unref();
     clearTimeout(job.timer);
     clearTimeout(job.slowTimer);
   }
@@ -207,22 +213,43 @@ export class QueryPool {
     slot.child.kill('SIGKILL');
   }
 
+  /**
+   * Starts `size` processes now, and from then on keeps one idle process ready beside the busy ones: a
+   * query never waits for a process to start, not even after a kill. Servers call it once they listen.
+   */
+  prestart(): void {
+    this.#warm = true;
+    this.#replenish();
+  }
+
+  #replenish(): void {
+    if (this.#closed || !this.#warm) return;
+    const idle = this.#slots.filter((s) => s.job === null).length;
+    let missing = Math.max(this.size - this.#slots.length, idle === 0 ? 1 : 0);
+    while (missing-- > 0 && this.#slots.length < this.maxProcesses) this.#spawn();
+  }
+
   #dispatch(): void {
+    this.#dispatchQueue();
+    this.#replenish();
+  }
+
+  #dispatchQueue(): void {
     while (this.#queue.length > 0 && !this.#closed) {
       const running = this.#slots.filter((s) => s.job !== null && !s.job.slow).length;
       if (running >= this.size) return;
       const slot = this.#slots.find((s) => s.ready && s.job === null);
       if (!slot) {
         // Processes still starting will take the queue when they are ready.
-        const starting = this.#slots.filter((s) => !s.ready).length;
-        if (starting < this.#queue.length && this.#slots.length < this.maxProcesses) this.#spawn();
+        let starting = this.#slots.filter((s) => !s.ready).length;
+        while (starting++ < this.#queue.length && this.#slots.length < this.maxProcesses) this.#spawn();
         return;
       }
       const job = this.#queue.shift()!;
       slot.job = job;
-      // The wait is over: the same budget again for running.
-      clearTimeout(job.timer);
-      job.timer = setTimeout(() => this.#expire(job), job.budgetMs);
+      job.startedAt = performance.now();
+      // A job in flight keeps this process alive until its answer arrives.
+      slot.child.channel?.ref();
       job.slowTimer = setTimeout(() => {
         job.slow = true;
         this.#dispatch();
@@ -242,11 +269,13 @@ export class QueryPool {
     const slot = this.#slots.find((s) => s.job === job);
     if (!slot) return;
     this.#finish(slot, job);
+    // Mostly spent waiting for a process: the server was busy, not the query too big.
+    const started = performance.now() - job.startedAt! >= budgetMs / 2;
     // The only way to stop a statement SQLite is running: its process goes, with its CPU time.
     const pid = slot.child.pid;
     this.#stop(slot);
     if (pid !== undefined) this.#events.killed?.(pid);
-    job.reject(new WorkBudgetError(budgetMs, true));
+    job.reject(new WorkBudgetError(budgetMs, started));
     this.#dispatch();
   }
 
@@ -267,6 +296,8 @@ export class QueryPool {
         if (s.child.exitCode !== null || s.child.signalCode !== null) return undefined;
         return new Promise<void>((resolve) => {
           s.child.once('exit', () => resolve());
+          // Referenced again, or an idle event loop would end before the exit is seen.
+          s.child.ref();
           s.child.kill('SIGKILL');
         });
       }),
