@@ -6,6 +6,7 @@ import type { ProbeResult } from './dkan-probe.js';
 import type { LoadResult } from './lib.js';
 import { BUDGET_MS, budgetFigures } from './budget.js';
 import { scenarioCreation, scenarioSpeed } from './scenarios.js';
+import { dashboardLive } from './dashboard.js';
 
 export interface BenchContext {
   dataDir: string;
@@ -119,7 +120,7 @@ const REPLAY: BaselineKind[] = ['replay-http', 'replay-fastify'];
 
 /** Cached and repeated answers: at least `min` of bare node:http replaying the same bytes, at 10 connections. */
 const atLeast =
-  (name: string, min = 0.7) =>
+  (name: string, min = 0.8) =>
   ({ connections, ratios, goal }: CheckArgs) => {
     const ratio = ratios['replay-http'];
     if (ratio !== undefined && connections === 10)
@@ -279,6 +280,12 @@ export const workloads: Workload[] = [
     title: 'Scenarios: requests in a scenario vs the same requests on generated data',
     paths: () => [],
     custom: async (ctx, args) => scenarioSpeed(ctx.url, 3, 10, args),
+  },
+  {
+    id: 'dashboard-live',
+    title: 'Dashboard: cached answers with a live stream open',
+    paths: () => [],
+    custom: async (ctx, args) => dashboardLive(ctx.url, B(''), 3, 10, args),
   },
   {
     id: 'mixed',

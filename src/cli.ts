@@ -69,10 +69,12 @@ export function banner(running: RunningMockyard, mockyardVersion: string): strin
     `  docs        ${url}/docs  (Swagger UI; the document is ${url}/openapi.json)`,
     `  fixtures    ${url}/__mockyard/fixtures  (identifiers, keys and tokens to try)`,
     `  health      ${url}/__mockyard/health`,
+    `  dashboard   ${url}/__mockyard/`,
   ];
   for (const area of AREAS) {
+    const shared = `${url}${area.prefix}`;
     const own = running.areaUrls[area.name];
-    lines.push(`  ${area.name.padEnd(11)} ${url}${area.prefix}${own ? `  and ${own}` : ''}  (for ${area.upstream})`);
+    lines.push(`  ${area.name.padEnd(11)} ${shared}${own !== shared ? `  and ${own}` : ''}  (for ${area.upstream})`);
   }
   if (running.tlsUrl)
     lines.push(`  https       ${running.tlsUrl}  (CA certificate ${running.caCertPath}; see \`mockyard ca\`)`);
@@ -82,7 +84,8 @@ export function banner(running: RunningMockyard, mockyardVersion: string): strin
 const program = new Command('mockyard')
   .description('Mock server for Internet Archive, MarketCheck, App Center, AGCO ATS and DKAN clients')
   .version(version(), '-V, --version', 'print the version and exit')
-  .showHelpAfterError()
+  // "did you mean" and one pointer, not 130 lines of help after a typo.
+  .showHelpAfterError('(mockyard --help lists every option)')
   // Options after `fixtures` belong to it (`mockyard fixtures --scale 10`), not to the server command.
   .enablePositionalOptions()
   .exitOverride();
@@ -91,12 +94,16 @@ addOptions(program).action(async (flags: Record<string, unknown>) => {
   const config = configFrom(flags);
   const running = await startServer(config, progress);
   process.stdout.write(banner(running, version()));
+  let closing = false;
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    closing = true;
     if (err) running.app.log.error({ err }, 'closing after an error');
     else running.app.log.info({ signal }, 'shutting down');
     await running.close();
   });
   watchParent(() => {
+    // npm forwards the signal that stopped it, so shutdown may have begun already: one signal, one message.
+    if (closing) return;
     running.app.log.info('npm or npx above this process has gone; shutting down');
     process.kill(process.pid, 'SIGTERM');
   });

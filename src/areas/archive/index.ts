@@ -2,6 +2,7 @@ import type { AreaDefinition } from '../../platform/area.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { HTML, errorPage } from './errors.js';
 import { catalogItems, type CatalogItem } from './queries.js';
+import { archiveExamples } from './examples.js';
 import { archiveRoutes } from './routes.js';
 import { archiveHint } from './hints.js';
 
@@ -17,7 +18,10 @@ export const archiveArea: AreaDefinition = {
   upstream: 'https://archive.org',
   plugin: archiveRoutes,
   catalog,
+  examples: archiveExamples,
   // archive.org's pages carry no message: the status picks the page.
   formatError: ({ status }) => ({ contentType: HTML, body: errorPage(status) }),
+  // Metadata answers depend on the URL alone; file answers are streamed and never kept.
+  answerCache: () => ({ vary: ['range', 'if-range', 'if-none-match', 'if-modified-since'] }),
   hint: archiveHint,
 };

@@ -5,7 +5,7 @@ import type { Config } from '../../config.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { WorkBudgetError, type QueryPool } from '../../platform/data/query-pool.js';
 import type { Step } from '../../platform/data/steps.js';
-import { CSV_HEADERS, CSV_TYPE, emptyAnswer, type AnswerInput } from './answer.js';
+import { CSV_HEADERS, CSV_TYPE, JSON_TYPE, emptyAnswer, type AnswerInput } from './answer.js';
 import { queryBusy, queryTooLong } from './errors.js';
 import type { DkanQuery } from './parse.js';
 import { csvHeader, csvLine, planQuery } from './sql.js';
@@ -25,24 +25,6 @@ export interface StreamAnswer {
   headers: Record<string, string>;
 }
 
-/** Whole answers of one store by URL and by the echoed query, kept while it lives. */
-function responsesOf(store: FixtureStore, config: Config): LRUCache<string, Answer> | null {
-  return store.memo('dkan:responses', () =>
-    config.dkanCacheSize > 0
-      ? new LRUCache<string, Answer>({
-          max: config.dkanCacheSize,
-          maxSize: 32 * 1024 * 1024,
-          sizeCalculation: (a) => a.body.length + 64,
-        })
-      : null,
-  );
-}
-
-/** A stored answer for exactly this request URL, before any parsing. */
-export function cachedAnswer(store: FixtureStore, config: Config, url: string): Answer | undefined {
-  return responsesOf(store, config)?.get(`u:${url}`);
-}
-
 /** The executor's budget errors in DKAN's own shapes. */
 async function underBudget<T>(work: Promise<T>): Promise<T> {
   try {
@@ -60,9 +42,8 @@ export interface Sent {
 }
 
 /**
- * The answer to a checked query. `url` (GET only) also keys the cache, so a repeated request skips parsing;
- * the echo is the query as sent with the resources filled in, so it identifies the answer. The query is
- * ranked, planned and run on the executor, under the work budget, never on the event loop.
+ * The answer to a checked query; the echo is the query as sent with the resources filled in. The query is
+ * ranked, planned and run whole on the executor (answer.ts), under the work budget, never on the event loop.
  */
 export async function runQuery(
   pool: QueryPool,
@@ -70,27 +51,88 @@ export async function runQuery(
   config: Config,
   q: DkanQuery,
   from: Sent,
-  url: string | null,
 ): Promise<Answer> {
-  const responses = responsesOf(store, config);
-  const echo = JSON.stringify(q.echo);
-  const key = `q:${echo}`;
-  let answer = responses?.get(key);
+  const input: AnswerInput = { ...from, maxLimit: config.dkanMaxLimit, csvHeaders: config.dkanCsvHeaders };
+  const out =
+    q.sources.length === 0
+      ? emptyAnswer(q, JSON.stringify(q.echo))
+      : await underBudget(pool.runTask(store, 'dkan:answer', input, config.queryTimeout));
+  return {
+    contentType: out.contentType,
+    body: Buffer.from(out.body),
+    ...(out.headers ? { headers: out.headers } : {}),
+  };
+}
+
+/** Runs SQL steps on the executor under the work budget, answered in DKAN's shape past it. */
+export type Run = (steps: Step[]) => Promise<unknown[]>;
+
+const runner =
+  (pool: QueryPool, store: FixtureStore, config: Config): Run =>
+  (steps) =>
+    underBudget(pool.run(store, steps, config.queryTimeout));
+
+/** The rows (JSON text of the `results` array) and count a checked query asks for. */
+export interface ResultParts {
+  results?: string;
+  count?: number;
+}
+
+/** JSON answers of the other routes (search, SQL), by key, kept while the store lives. */
+const jsonOf = (store: FixtureStore) =>
+  store.memo(
+    'dkan:json',
+    () =>
+      new LRUCache<string, Answer>({
+        max: 1000,
+        maxSize: 32 * 1024 * 1024,
+        sizeCalculation: (a) => a.body.length + 64,
+      }),
+  );
+
+/**
+ * A JSON answer kept under `key`, else produced by running SQL steps on the executor under the work
+ * budget: the executor the query routes use, for the other routes.
+ */
+export async function cachedJson(
+  pool: QueryPool,
+  store: FixtureStore,
+  config: Config,
+  key: string,
+  produce: (run: Run) => Promise<Buffer>,
+): Promise<Answer> {
+  const answers = jsonOf(store);
+  let answer = answers.get(key);
   if (!answer) {
-    const input: AnswerInput = { ...from, maxLimit: config.dkanMaxLimit, csvHeaders: config.dkanCsvHeaders };
-    const out =
-      q.sources.length === 0
-        ? emptyAnswer(q, echo)
-        : await underBudget(pool.runTask(store, 'dkan:answer', input, config.queryTimeout));
-    answer = {
-      contentType: out.contentType,
-      body: Buffer.from(out.body),
-      ...(out.headers ? { headers: out.headers } : {}),
-    };
-    responses?.set(key, answer);
+    answer = { contentType: JSON_TYPE, body: await produce(runner(pool, store, config)) };
+    answers.set(key, answer);
   }
-  if (url !== null) responses?.set(`u:${url}`, answer);
   return answer;
+}
+
+/**
+ * A checked query's rows and count, shaped into another route's body (the SQL endpoint); `variant` keys the
+ * shape. Its plain SQL runs on the executor (the rank path reads the query as sent, which this route has not).
+ */
+export function queryParts(
+  pool: QueryPool,
+  store: FixtureStore,
+  config: Config,
+  q: DkanQuery,
+  variant: string,
+  shape: (parts: ResultParts) => Buffer,
+): Promise<Answer> {
+  return cachedJson(pool, store, config, `${variant}:${JSON.stringify(q.echo)}`, async (run) => {
+    const plan = planQuery(q);
+    const steps: Step[] = [];
+    if (q.results) steps.push({ op: 'pluckGet', sql: plan.rowsSql, params: plan.rowsParams });
+    if (q.count) steps.push({ op: 'pluckGet', sql: plan.countSql, params: plan.countParams });
+    const out = await run(steps);
+    return shape({
+      ...(q.results ? { results: out[0] as string } : {}),
+      ...(q.count ? { count: out[out.length - 1] as number } : {}),
+    });
+  });
 }
 
 /** The download routes: the header row, then every row in pages (QueryDownloadController). */

@@ -14,8 +14,9 @@ import {
   phpTimestamp,
   routeNotFound,
 } from './errors.js';
+import { catalogRoutes } from './catalog-routes.js';
 import { parseBody, parseQueryString, readQuery } from './parse.js';
-import { cachedAnswer, downloadQuery, runQuery, type Answer, type StreamAnswer } from './queries.js';
+import { downloadQuery, runQuery, type Answer, type StreamAnswer } from './queries.js';
 import { inlineDefinitions, querySchema, resourceQuerySchema } from './query-schema.js';
 import {
   DatasetIndexParamsSchema,
@@ -133,19 +134,16 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
       method,
       url: path,
       schema,
+      // A download streams: nothing to keep in the answer cache.
+      ...(download ? { config: { answerCache: false } } : {}),
       handler: async (request, reply) => {
         const { store } = request;
-        const cacheable = method === 'GET' && !download;
-        if (cacheable) {
-          const hit = cachedAnswer(store, config, request.url);
-          if (hit) return send(reply, hit);
-        }
         const sent = sentOf(request);
         const resource = resolve(store, request.params as Record<string, string>);
         const q = read(request, sent, resource, download);
         if (!download) {
           const from = { sent, resourceId: resource?.distributionId ?? null };
-          return send(reply, await runQuery(app.queryPool, store, config, q, from, cacheable ? request.url : null));
+          return send(reply, await runQuery(app.queryPool, store, config, q, from));
         }
         // QueryDownloadController::formatResponse streams CSV only.
         if (q.format !== 'csv') throw badRequest('Streaming not currently available for JSON responses');
@@ -212,6 +210,8 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
       true,
     );
   }
+
+  catalogRoutes(fastify, opts);
 
   const served = querySchema(config.dkanMaxLimit);
   fastify.get(
