@@ -165,7 +165,8 @@ function dkanMix(id: string, title: string, scale: 1 | 10): Workload {
       );
       goal(
         'E mixed-shape distinct queries (100,000 rows) p99 <= 20 ms at 10 connections',
-        result.p99 <= 20,
+        // No answer in the run at all is no latency figure.
+        result.rps > 0 && result.p99 <= 20,
         `${result.p99.toFixed(1)} ms`,
       );
     },
