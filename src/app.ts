@@ -13,6 +13,8 @@ import { mockyardRoutes } from './platform/admin/mockyard-routes.js';
 import { openapiPlugin } from './platform/docs/openapi.js';
 import { adminRoutes } from './platform/admin/admin-routes.js';
 import { dashboardPage } from './platform/dashboard/page.js';
+import { frontDoor } from './platform/admin/front-door.js';
+import { packageVersion } from './paths.js';
 import { Runtime } from './platform/controls/runtime.js';
 import { QueryPool } from './platform/data/query-pool.js';
 import { lazyCompilersFactory } from './platform/http/lazy-compilers.js';
@@ -127,6 +129,8 @@ export async function buildApp(
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas });
   await app.register(dashboardPage, { prefix: '/__mockyard', areas });
+  // An area on its own port owns its root path.
+  if (!options.only) await app.register(frontDoor, { areas, version: packageVersion() });
   for (const area of areas) {
     await app.register(areaScope, { prefix: options.only ? '' : area.prefix, area, config });
   }

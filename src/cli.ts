@@ -1,7 +1,4 @@
 #!/usr/bin/env node
-// The `mockyard` command: serve (default) or build the fixture database.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import closeWithGrace from 'close-with-grace';
 import { AREAS } from './areas/index.js';
@@ -17,7 +14,7 @@ import {
 } from './config.js';
 import { loadConfigFile } from './config-file.js';
 import { watchParent } from './parent-watch.js';
-import { packageRoot } from './paths.js';
+import { packageVersion } from './paths.js';
 import { ensureCa } from './platform/hosts/certificates.js';
 import { trustInstructions } from './platform/hosts/trust.js';
 import { StartError, ensureFixtures, startServer, type RunningMockyard } from './server.js';
@@ -57,9 +54,7 @@ function configFrom(flags: Record<string, unknown>): Config {
   return resolveConfig(input, process.env, file ? loadConfigFile(file) : {});
 }
 
-function version(): string {
-  return (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-}
+const version = packageVersion;
 
 /** What a person starting mockyard wants next: where the docs, the tokens and each area are. */
 export function banner(running: RunningMockyard, mockyardVersion: string): string {

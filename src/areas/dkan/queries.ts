@@ -1,6 +1,5 @@
 // Answers a checked query: from the answer cache, or whole on the query executor (answer.ts runs there).
 import { Readable } from 'node:stream';
-import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { WorkBudgetError, type QueryPool } from '../../platform/data/query-pool.js';
@@ -78,36 +77,19 @@ export interface ResultParts {
   count?: number;
 }
 
-/** JSON answers of the other routes (search, SQL), by key, kept while the store lives. */
-const jsonOf = (store: FixtureStore) =>
-  store.memo(
-    'dkan:json',
-    () =>
-      new LRUCache<string, Answer>({
-        max: 1000,
-        maxSize: 32 * 1024 * 1024,
-        sizeCalculation: (a) => a.body.length + 64,
-      }),
-  );
-
 /**
- * A JSON answer kept under `key`, else produced by running SQL steps on the executor under the work
- * budget: the executor the query routes use, for the other routes.
+ * A JSON answer produced by running SQL steps on the executor under the work budget: the executor the
+ * query routes use, for the other routes. Repeated GETs are answered by the platform's answer cache;
+ * `_key` names the answer for callers that log it.
  */
 export async function cachedJson(
   pool: QueryPool,
   store: FixtureStore,
   config: Config,
-  key: string,
+  _key: string,
   produce: (run: Run) => Promise<Buffer>,
 ): Promise<Answer> {
-  const answers = jsonOf(store);
-  let answer = answers.get(key);
-  if (!answer) {
-    answer = { contentType: JSON_TYPE, body: await produce(runner(pool, store, config)) };
-    answers.set(key, answer);
-  }
-  return answer;
+  return { contentType: JSON_TYPE, body: await produce(runner(pool, store, config)) };
 }
 
 /**

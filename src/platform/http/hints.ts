@@ -10,6 +10,20 @@ export const HINT_HEADER = 'mockyard-hint';
 export function hintStep(area: AreaDefinition, request: FastifyRequest, reply: FastifyReply, config: Config): void {
   const status = reply.statusCode;
   if (status !== 401 && status !== 403 && status !== 404) return;
-  const hint = area.hint?.(request, status, config);
+  const hint = (status === 404 ? basePathHint(area, request) : undefined) ?? area.hint?.(request, status, config);
   if (hint) reply.header(HINT_HEADER, hint);
+}
+
+/**
+ * A path that repeats the real service's base path under the area's prefix (/marketcheck/v2/..., /dkan/api/1/...):
+ * the prefix already stands for the whole base URL.
+ */
+function basePathHint(area: AreaDefinition, request: FastifyRequest): string | undefined {
+  const basePath = new URL(area.upstream).pathname.replace(/\/$/, '');
+  if (basePath === '') return undefined;
+  const path = request.url.split('?')[0] ?? '';
+  const at = path.indexOf(`${area.prefix}${basePath}/`);
+  if (at < 0) return undefined;
+  const fixed = `${path.slice(0, at)}${area.prefix}${path.slice(at + area.prefix.length + basePath.length)}`;
+  return `${area.prefix} stands for ${area.upstream} as a whole: drop ${basePath} from the path (${fixed}).`;
 }
