@@ -235,6 +235,7 @@ export async function startServer(
     const app = await buildApp(config, stores, { runtime, realHosts: { router, ca }, queryPool, scenarios });
     apps.push(app);
     await listen(app, config.host, config.port);
+    queryPool.prestart();
     let tlsUrl: string | null = null;
     if (config.tlsPort !== null) {
       const extra = config.host === '0.0.0.0' || config.host === '::' ? [] : [config.host];

@@ -69,8 +69,15 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  const read = (request: FastifyRequest, resource: Resource | undefined, download: boolean) =>
-    readQuery(request.method === 'POST' ? parseBody(request.body) : parseQueryString(rawQuery(request.url)), {
+  const sentOf = (request: FastifyRequest) =>
+    request.method === 'POST' ? parseBody(request.body) : parseQueryString(rawQuery(request.url));
+  const read = (
+    request: FastifyRequest,
+    sent: Record<string, unknown>,
+    resource: Resource | undefined,
+    download: boolean,
+  ) =>
+    readQuery(sent, {
       ...(resource ? { resource } : {}),
       byId: (id) => resourceById(request.store, id),
       maxLimit: config.dkanMaxLimit,
@@ -131,8 +138,13 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
       ...(download ? { config: { answerCache: false } } : {}),
       handler: async (request, reply) => {
         const { store } = request;
-        const q = read(request, resolve(store, request.params as Record<string, string>), download);
-        if (!download) return send(reply, await runQuery(app.queryPool, store, config, q));
+        const sent = sentOf(request);
+        const resource = resolve(store, request.params as Record<string, string>);
+        const q = read(request, sent, resource, download);
+        if (!download) {
+          const from = { sent, resourceId: resource?.distributionId ?? null };
+          return send(reply, await runQuery(app.queryPool, store, config, q, from));
+        }
         // QueryDownloadController::formatResponse streams CSV only.
         if (q.format !== 'csv') throw badRequest('Streaming not currently available for JSON responses');
         return send(reply, downloadQuery(app.queryPool, store, config, q));
