@@ -76,6 +76,12 @@ const BASELINES: Record<string, { url: string; headers?: Record<string, string> 
   'datastore-datasetindex-query-download-get': {
     url: `/dkan/datastore/query/${dataset.datasetId}/${dataset.index}/download?format=csv&limit=5&`,
   },
+  'metastore-get-all': { url: '/dkan/metastore/schemas/dataset/items?' },
+  'metastore-get': { url: `/dkan/metastore/schemas/dataset/items/${dataset.datasetId}?` },
+  'search-get': { url: '/dkan/search?' },
+  'datastore-sql': {
+    url: `/dkan/datastore/sql?query=${encodeURIComponent(`[SELECT * FROM ${dataset.distributionId}][LIMIT 2];`)}&`,
+  },
 };
 
 /** Parameters that the operation only takes together with others (a rule of the real service, not a type). */
