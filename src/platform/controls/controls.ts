@@ -36,7 +36,7 @@ export function errorRateStatus(area: AreaDefinition, statuses: readonly number[
 /** Records the request in the journal when its response is done (or the connection is gone). */
 function journalStep(runtime: Runtime, request: FastifyRequest, reply: FastifyReply, state: RequestState): void {
   const started = performance.now();
-  const time = Date.now();
+  const time = runtime.now();
   const id = runtime.journal.nextId();
   reply.raw.once('close', () => {
     const noResponse = state.fault === 'reset' || state.fault === 'empty' || !reply.raw.headersSent;
@@ -184,6 +184,7 @@ export function journalPayload(runtime: Runtime, reply: FastifyReply, state: Req
 
 /** The fault step of the pipeline's onSend: a malformed or slow body for `Prefer: fault=`. */
 export function faultPayload(
+  runtime: Runtime,
   request: FastifyRequest,
   reply: FastifyReply,
   state: RequestState,
@@ -191,6 +192,6 @@ export function faultPayload(
 ): unknown | Promise<unknown> {
   if (!state.fault || request.method === 'HEAD') return payload;
   if (state.fault === 'malformed') return malformedPayload(request, reply, payload);
-  if (state.fault === 'slow') return slowPayload(reply, payload);
+  if (state.fault === 'slow') return slowPayload(reply, payload, (ms) => runtime.sleep(ms, runtime.shutdownSignal));
   return payload;
 }

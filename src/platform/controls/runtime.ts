@@ -51,6 +51,9 @@ export class Runtime {
   /** Draws for latency and `Prefer: delay` ranges. */
   readonly latencyRandom: Random = () => this.#latencyRandom();
 
+  /** The time a journal entry records; tests set it, like `sleep`. */
+  now: () => number = Date.now;
+
   /**
    * How a simulated delay waits: a timer that shutdown ends at once. Tests put a clock of their own here,
    * so that no test depends on how long a timer really took.

@@ -144,7 +144,7 @@ export class Pipeline {
       if (state === null) return done(null, payload);
       hintStep(state.area, request, reply, this.options.config);
       journalPayload(this.options.runtime, reply, state, payload);
-      const out = faultPayload(request, reply, state, payload);
+      const out = faultPayload(this.options.runtime, request, reply, state, payload);
       if (out instanceof Promise) return void out.then((p) => done(null, p), done);
       done(null, this.#store(request, reply, state, out));
     });
