@@ -2,7 +2,7 @@ import type { AreaDefinition } from '../../platform/area.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { HTML, errorPage } from './errors.js';
 import { catalogItems, type CatalogItem } from './queries.js';
-import { archiveExamples } from './examples.js';
+import { archiveDocs, archiveExamples } from './examples.js';
 import { archiveRoutes } from './routes.js';
 import { archiveHint } from './hints.js';
 
@@ -19,6 +19,7 @@ export const archiveArea: AreaDefinition = {
   plugin: archiveRoutes,
   catalog,
   examples: archiveExamples,
+  docs: archiveDocs,
   // archive.org's pages carry no message: the status picks the page.
   formatError: ({ status }) => ({ contentType: HTML, body: errorPage(status) }),
   // Metadata answers depend on the URL alone; file answers are streamed and never kept.
