@@ -57,7 +57,7 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
     }
   });
 
-  // A catalog credential in the Authorize dialog, then "Try it out" and "Execute" on one operation per
+  // Another catalog credential in the Authorize dialog, then "Try it out" and "Execute" on one operation per
   // area, as a person exploring mockyard would; every call must come back 2xx.
   it('calls one operation per area from the UI after Authorize', async () => {
     const catalog = (await (await fetch(`${server.url}/__mockyard/fixtures`)).json()) as {
@@ -74,6 +74,8 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
     await page.click('.auth-wrapper .authorize');
     const authorize = async (scheme: string, value: string) => {
       const box = page.locator('.auth-container', { hasText: scheme });
+      // The page arrives authorized with fixture credentials; a user changes one by logging out first.
+      await box.locator('button', { hasText: 'Logout' }).click();
       await box.locator('input').first().fill(value);
       await box.locator('button.authorize').click();
     };
@@ -82,7 +84,7 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
     const bearer = page.locator('.auth-container', { hasText: 'agcoBearer' });
     // The description's `<token>` is shown, not swallowed as an HTML tag.
     expect(await bearer.innerText()).toContain('Authorization: Bearer <token>');
-    await authorize('agcoBearer', catalog.agco.tokens[0]!);
+    await authorize('agcoBearer', catalog.agco.tokens.at(-1)!);
     await page.click('.dialog-ux .modal-ux .btn-done');
 
     const dataset = catalog.dkan.datasets[0]!;

@@ -20,7 +20,14 @@ const CANNOT_SUCCEED: Record<string, string> = {
  * Clicked in document order, except that the operations which remove what others read (the journal, a
  * scenario, the controls) go last, and the scenario is put before it is read, as a person would.
  */
-const LAST = ['mockyard_scenarios_delete', 'mockyard_controls_clear', 'mockyard_requests_clear', 'mockyard_reset'];
+// The journal holds request 1 (the prefilled id) once any area request has been made.
+const LAST = [
+  'mockyard_request_get',
+  'mockyard_scenarios_delete',
+  'mockyard_controls_clear',
+  'mockyard_requests_clear',
+  'mockyard_reset',
+];
 const FIRST = ['mockyard_scenarios_put'];
 const rank = (id: string) => (FIRST.includes(id) ? -1 : LAST.includes(id) ? 1 + LAST.indexOf(id) : 0);
 

@@ -25,12 +25,11 @@ export function appcenterDocs(store: FixtureStore): AreaDocs {
   const member = catalogData(store).tokens.find((t) => t.groups.length > 0);
   if (!member) return { operations: {} };
   const [owner_name = '', app_name = '', distribution_group_name = ''] = (member.groups[0] ?? '').split('/');
-  const app = { owner_name, app_name, 'x-api-token': member.token };
+  // The token goes through the preauthorized APIToken scheme; as a parameter too it would be sent twice.
+  const app = { owner_name, app_name };
   const group = { ...app, distribution_group_name };
   return {
     operations: {
-      users_get: { parameters: { 'x-api-token': member.token } },
-      apps_list: { parameters: { 'x-api-token': member.token } },
       apps_get: { parameters: app },
       distributionGroups_list: { parameters: app },
       distributionGroups_get: { parameters: group },

@@ -468,7 +468,7 @@ function checkAlias(alias: unknown, pointer: string): string {
  * `sorts={"property":"state","order":"desc"}`; the whole array as JSON text works too, as for conditions.
  * Items that are objects already (DKAN's bracket form) pass through.
  */
-function sortsJson(list: unknown[] | undefined): unknown[] | undefined {
+function jsonItems(list: unknown[] | undefined, name = 'sorts', shape = '{property, order}'): unknown[] | undefined {
   if (!list) return undefined;
   return list.flatMap((item, i) => {
     if (typeof item !== 'string') return [item];
@@ -480,8 +480,8 @@ function sortsJson(list: unknown[] | undefined): unknown[] | undefined {
     } catch (err) {
       throw schemaError(
         'type',
-        `sorts/${i}`,
-        `The attribute must be an object {property, order}; the JSON text does not parse (${(err as Error).message}).`,
+        `${name}/${i}`,
+        `The attribute must be an object ${shape}; the JSON text does not parse (${(err as Error).message}).`,
       );
     }
   });
@@ -641,7 +641,9 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
   if (ctx.resource) {
     r.addSource('t', ctx.resource);
   } else if (sent.resources !== undefined) {
-    const list = asList(sent.resources);
+    // As for sorts: Swagger UI sends each {id, alias} as JSON text.
+    const given = typeof sent.resources === 'string' ? [sent.resources] : asList(sent.resources);
+    const list = jsonItems(given, 'resources', '{id, alias}');
     if (!list) throw schemaError('type', 'resources', 'The attribute must be an array of {id, alias}.');
     if (list.length > LIMITS.resources)
       throw schemaError(
@@ -797,7 +799,7 @@ export function readQuery(sent: Record<string, unknown>, ctx: QueryContext): Dka
 
   // Sorts (DKAN form), then the shorthand `sort=<field> [asc|desc]` (a product decision, test/contracts/NOTES.md).
   const sentSorts = typeof sent.sorts === 'string' && sent.sorts !== '' ? [sent.sorts] : sent.sorts;
-  const sorts = sortsJson(
+  const sorts = jsonItems(
     sentSorts === undefined || sentSorts === ''
       ? []
       : (asList(sentSorts) ?? (isPlainObject(sentSorts) ? [sentSorts] : undefined)),

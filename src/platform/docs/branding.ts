@@ -18,7 +18,14 @@ const preauthorize = (credentials: Record<string, string>): string => `(function
   var wrapped = function (config) {
     var ui;
     var onComplete = config.onComplete;
+    var intercept = config.requestInterceptor;
     ui = original(Object.assign({}, config, {
+      // mockyard's own state-changing routes refuse page requests without this header (CSRF guard);
+      // this page is mockyard's own.
+      requestInterceptor: function (request) {
+        if (request.url.indexOf('/__mockyard/') !== -1) request.headers['X-Mockyard-Admin'] = '1';
+        return intercept ? intercept(request) : request;
+      },
       onComplete: function () {
         Object.keys(credentials).forEach(function (scheme) { ui.preauthorizeApiKey(scheme, credentials[scheme]); });
         if (onComplete) onComplete.apply(this, arguments);
