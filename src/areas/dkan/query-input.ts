@@ -105,3 +105,31 @@ export function checkAlias(alias: unknown, pointer: string): string {
   }
   return escaped;
 }
+
+/**
+ * OpenAPI clients (Swagger UI among them) send an array of objects in a query as one JSON text per item,
+ * `sorts={"property":"state","order":"desc"}`; the whole array as JSON text works too, as for conditions.
+ * Items that are objects already (DKAN's bracket form) pass through.
+ */
+export function jsonItems(
+  list: unknown[] | undefined,
+  name = 'sorts',
+  shape = '{property, order}',
+): unknown[] | undefined {
+  if (!list) return undefined;
+  return list.flatMap((item, i) => {
+    if (typeof item !== 'string') return [item];
+    const text = item.trim();
+    if (!text.startsWith('{') && !text.startsWith('[')) return [item];
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return Array.isArray(parsed) ? parsed : [parsed];
+    } catch (err) {
+      throw schemaError(
+        'type',
+        `${name}/${i}`,
+        `The attribute must be an object ${shape}; the JSON text does not parse (${(err as Error).message}).`,
+      );
+    }
+  });
+}

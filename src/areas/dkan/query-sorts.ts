@@ -1,7 +1,7 @@
 // `sorts`, the `sort` shorthand and `groupings`, and what each key names (an output or a column).
 import { schemaError } from './errors.js';
 import { hasAggregate } from './query-expressions.js';
-import { asList, checkPattern, isPlainObject, last } from './query-input.js';
+import { asList, checkPattern, isPlainObject, jsonItems, last } from './query-input.js';
 import { LIMITS, type DkanQuery, type Target } from './query-model.js';
 import type { Reader } from './query-reader.js';
 
@@ -12,34 +12,10 @@ export interface SortKey {
   pointer: string;
 }
 
-/**
- * OpenAPI clients (Swagger UI among them) send an array of objects in a query as one JSON text per item,
- * `sorts={"property":"state","order":"desc"}`; the whole array as JSON text works too, as for conditions.
- * Items that are objects already (DKAN's bracket form) pass through.
- */
-function sortsJson(list: unknown[] | undefined): unknown[] | undefined {
-  if (!list) return undefined;
-  return list.flatMap((item, i) => {
-    if (typeof item !== 'string') return [item];
-    const text = item.trim();
-    if (!text.startsWith('{') && !text.startsWith('[')) return [item];
-    try {
-      const parsed: unknown = JSON.parse(text);
-      return Array.isArray(parsed) ? parsed : [parsed];
-    } catch (err) {
-      throw schemaError(
-        'type',
-        `sorts/${i}`,
-        `The attribute must be an object {property, order}; the JSON text does not parse (${(err as Error).message}).`,
-      );
-    }
-  });
-}
-
 /** Sorts (DKAN form), then the shorthand `sort=<field> [asc|desc]` (a product decision, test/contracts/NOTES.md). */
 export function readSortKeys(r: Reader, sent: Record<string, unknown>): SortKey[] {
   const sentSorts = typeof sent.sorts === 'string' && sent.sorts !== '' ? [sent.sorts] : sent.sorts;
-  const sorts = sortsJson(
+  const sorts = jsonItems(
     sentSorts === undefined || sentSorts === ''
       ? []
       : (asList(sentSorts) ?? (isPlainObject(sentSorts) ? [sentSorts] : undefined)),

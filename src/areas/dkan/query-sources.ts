@@ -1,7 +1,7 @@
 // `resources` and `joins`: which resources a query reads and how they are joined.
 import type { Resource } from './datasets.js';
 import { badRequest, columnNotFound, distributionNotFound, schemaError } from './errors.js';
-import { asList, checkPattern, isPlainObject, last } from './query-input.js';
+import { asList, checkPattern, isPlainObject, jsonItems, last } from './query-input.js';
 import { LIMITS, OPERATORS, type DkanQuery, type QueryContext } from './query-model.js';
 import type { Reader } from './query-reader.js';
 
@@ -13,7 +13,9 @@ export function readResources(r: Reader, sent: Record<string, unknown>, ctx: Que
   if (ctx.resource) {
     r.addSource('t', ctx.resource);
   } else if (sent.resources !== undefined) {
-    const list = asList(sent.resources);
+    // As for sorts: Swagger UI sends each {id, alias} as JSON text.
+    const given = typeof sent.resources === 'string' ? [sent.resources] : asList(sent.resources);
+    const list = jsonItems(given, 'resources', '{id, alias}');
     if (!list) throw schemaError('type', 'resources', 'The attribute must be an array of {id, alias}.');
     if (list.length > LIMITS.resources)
       throw schemaError(
