@@ -2,7 +2,8 @@
 // traffic chart, with no console errors and no serious accessibility violations at desktop and phone sizes.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AREAS } from '../../src/areas/index.js';
 import { startMockyard, type RunningMockyard } from '../../src/index.js';
@@ -12,16 +13,6 @@ const available = existsSync(executablePath);
 // CI sets MOCKYARD_REQUIRE_BROWSER=1, so a missing browser fails there instead of skipping.
 const required = process.env.MOCKYARD_REQUIRE_BROWSER === '1';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const MC = '/marketcheck/popular/cars?api_key=mockyard-demo&car_type=new';
@@ -64,7 +55,7 @@ describe.runIf(available || required)('the dashboard in headless Chromium', () =
 
   beforeAll(async () => {
     server = await startMockyard();
-    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -229,7 +220,7 @@ describe.runIf(available || required)('the dashboard behind an admin token', () 
 
   beforeAll(async () => {
     server = await startMockyard({ adminToken: 'ui-secret' });
-    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

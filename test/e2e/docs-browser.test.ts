@@ -1,6 +1,7 @@
 // A real browser loads Swagger UI and sees every area's operations.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AREAS } from '../../src/areas/index.js';
 import { startMockyard, type RunningMockyard } from '../../src/index.js';
@@ -16,19 +17,7 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
 
   beforeAll(async () => {
     server = await startMockyard();
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,7 +1,8 @@
 // Every operation in Swagger UI at /docs, as a new user meets it: expand, "Try it out", "Execute" with
 // the values the page prefills and the credentials it is authorized with on load; each answers 2xx.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockyard, type RunningMockyard } from '../../src/index.js';
 
@@ -42,19 +43,7 @@ describe.runIf(available || required)('Swagger UI "Try it out" in headless Chrom
 
   beforeAll(async () => {
     server = await startMockyard();
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
       paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>;
     };
