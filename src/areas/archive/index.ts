@@ -25,7 +25,8 @@ export const archiveArea: AreaDefinition = {
   // archive.org's pages carry no message: the status picks the page. Its search APIs answer 4xx in JSON:
   // the scrape API {error, errorType}, advancedsearch Solr's {responseHeader, error: {msg, code}}.
   formatError: ({ status, message, request }) => {
-    const operation = request.routeOptions.schema?.operationId;
+    // Requests refused before routing (client-errors.ts) come without route options.
+    const operation = request.routeOptions?.schema?.operationId;
     const text = message ?? STATUS_CODES[status] ?? 'Error';
     if (status < 500 && (operation === 'scrapeSearch' || operation === 'scrapeSearchPost'))
       return { contentType: JSON_TYPE, body: JSON.stringify({ error: text, errorType: 'QueryError' }) };
