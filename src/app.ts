@@ -6,32 +6,30 @@ import { AREAS } from './areas/index.js';
 import type { AreaDefinition } from './platform/area.js';
 import type { Config } from './config.js';
 import { installRootErrorHandling } from './platform/http/errors.js';
-import { storePlugin, type Stores } from './platform/data/stores.js';
-import { Scenarios, rewriteScenarioPrefix, scenarioPlugin } from './scenarios/registry.js';
+import type { Stores } from './platform/data/stores.js';
+import { Scenarios, rewriteScenarioPrefix } from './scenarios/registry.js';
 import { areaScope } from './platform/http/area-errors.js';
 import { mockyardRoutes } from './platform/admin/mockyard-routes.js';
 import { openapiPlugin } from './platform/docs/openapi.js';
+import { prefillOf } from './platform/docs/prefill.js';
 import { adminRoutes } from './platform/admin/admin-routes.js';
-import { controlsPlugin } from './platform/controls/controls.js';
+import { dashboardPage } from './platform/dashboard/page.js';
+import { frontDoor } from './platform/admin/front-door.js';
+import { packageVersion } from './paths.js';
 import { Runtime } from './platform/controls/runtime.js';
 import { QueryPool } from './platform/data/query-pool.js';
 import { lazyCompilersFactory } from './platform/http/lazy-compilers.js';
-import {
-  adminOriginAllowed,
-  corsOptions,
-  installAdminCors,
-  installAdminGuard,
-} from './platform/admin/browser-policy.js';
+import { corsOptions, installAdminPolicy } from './platform/admin/browser-policy.js';
 import { clientErrorHandler } from './platform/http/client-errors.js';
-import { areaResolver, frameworkErrorHandler, httpServerOptions, installLimits } from './platform/http/limits.js';
-import { frontServerFactory } from './platform/hosts/proxy.js';
-import type { CertificateAuthority } from './platform/hosts/certificates.js';
-import type { HostRouter } from './platform/hosts/real-hosts.js';
-import { installRequestLog, requestSerializer } from './platform/http/request-log.js';
-import { hintsPlugin } from './platform/http/hints.js';
+import { areaResolver, frameworkErrorHandler, httpServerOptions } from './platform/http/limits.js';
 import { installJsonBodyParser } from './platform/http/json-body.js';
 import { installBodyBudget } from './platform/http/body-budget.js';
 import { adminHostGuard } from './platform/admin/admin-guard.js';
+import { frontServerFactory, plainServerFactory } from './platform/hosts/proxy.js';
+import { Pipeline } from './platform/http/pipeline.js';
+import type { CertificateAuthority } from './platform/hosts/certificates.js';
+import type { HostRouter } from './platform/hosts/real-hosts.js';
+import { installRequestLog, requestSerializer } from './platform/http/request-log.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
@@ -54,8 +52,9 @@ export interface BuildAppOptions {
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   if (config.logLevel === 'silent') return false;
   const serializers = { req: requestSerializer(config) };
-  // Pretty output is for people at a terminal; pipes and containers get JSON lines.
-  if (process.stdout.isTTY) {
+  // Pretty output is for people at a terminal; pipes, containers and log collectors get JSON lines.
+  const pretty = config.logFormat === null ? process.stdout.isTTY === true : config.logFormat === 'pretty';
+  if (pretty) {
     return {
       level: config.logLevel,
       serializers,
@@ -73,16 +72,25 @@ export async function buildApp(
   const areas = options.only ? [options.only] : (options.areas ?? AREAS);
   const areaOf = areaResolver(areas, options.only);
   const realHosts = options.only ? undefined : options.realHosts;
+  const runtime = options.runtime ?? new Runtime(config);
+  const ownScenarios = options.scenarios ? null : new Scenarios(config.scenario);
+  const scenarios = options.scenarios ?? ownScenarios!;
+  const pipeline = new Pipeline({ config, runtime, stores, scenarios, areas, areaOf });
   const serverOptions = httpServerOptions(config);
+  const server = realHosts
+    ? frontServerFactory({ ...realHosts, server: serverOptions })
+    : plainServerFactory(serverOptions);
+  // Below debug, requests share the app's logger: a child per request costs more than a cached answer.
+  const perRequestLogger = config.logLevel === 'debug' || config.logLevel === 'trace';
   const app = Fastify({
-    http: serverOptions,
-    ...(realHosts ? { serverFactory: frontServerFactory({ ...realHosts, server: serverOptions }) } : {}),
+    serverFactory: (handler, opts) => server(pipeline.front(handler), opts),
     // Node closes a connection whose request has not fully arrived by then (slow headers or body).
     requestTimeout: config.bodyTimeout,
     schemaController: { compilersFactory: lazyCompilersFactory() },
     frameworkErrors: frameworkErrorHandler(areaOf),
     clientErrorHandler: clientErrorHandler(areaOf),
     logger: loggerOptions(config),
+    ...(perRequestLogger ? {} : { childLoggerFactory: (logger) => logger }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     // Keep-alive sockets that are idle are closed at shutdown; busy ones finish their request first.
     forceCloseConnections: 'idle',
@@ -99,41 +107,45 @@ export async function buildApp(
 
   // Platform decorations first, in one place: every plugin below may rely on them.
   app.decorate('config', config);
-  const runtime = options.runtime ?? new Runtime(config);
   app.decorate('runtime', runtime);
   app.decorate('queryPool', options.queryPool ?? new QueryPool());
   if (!options.queryPool) app.addHook('onClose', () => app.queryPool.close());
-  await app.register(storePlugin, { stores });
-  let scenarios = options.scenarios;
-  if (!scenarios) {
+  if (ownScenarios) {
     // This app owns its scenarios: reset removes them, closing the app closes their stores.
-    const own = new Scenarios(config.scenario);
-    const unsubscribe = runtime.onReset(() => own.clear());
+    const unsubscribe = runtime.onReset(() => ownScenarios.clear());
     app.addHook('onClose', async () => {
       unsubscribe();
-      own.close();
+      ownScenarios.close();
     });
-    scenarios = own;
   }
-  await app.register(scenarioPlugin, { scenarios, areaOf });
+  // A new generation of data or a changed scenario empties the answer cache.
+  const stopSwap = stores.onSwap(() => runtime.answers.clear());
+  const stopScenarios = scenarios.onChange(() => runtime.answers.clear());
+  app.addHook('onClose', async () => {
+    stopSwap();
+    stopScenarios();
+  });
 
-  installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
-  // First of all: admin route families answer only to host names mockyard serves (DNS rebinding).
+  // CORS first (its headers go on every answer, cached ones included), then the one pipeline of area requests.
+  await app.register(cors, corsOptions(config));
+  // Admin route families answer only to host names mockyard serves (DNS rebinding), before anything else of theirs.
   app.addHook('onRequest', adminHostGuard(config));
-  installLimits(app, areaOf);
   installJsonBodyParser(app);
   installBodyBudget(app, areaOf);
+  pipeline.install(app);
+  pipeline.requestLog = installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
   installRootErrorHandling(app, !options.only);
-  // Browser policy (browser-policy.ts): admin routes only for listed origins, no state change from a form.
-  await app.register(cors, corsOptions(config));
-  installAdminCors(app, config);
-  installAdminGuard(app, adminOriginAllowed(config));
-  await app.register(openapiPlugin, { areas, prefixed: !options.only });
+  installAdminPolicy(app, config);
+  await app.register(openapiPlugin, {
+    areas,
+    prefixed: !options.only,
+    prefill: () => prefillOf(areas, stores.current, config),
+  });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas });
-  await app.register(hintsPlugin, { areaOf, config });
-  // Before the areas, so its hooks wrap every area route.
-  await app.register(controlsPlugin, { areaOf });
+  await app.register(dashboardPage, { prefix: '/__mockyard', areas });
+  // An area on its own port owns its root path.
+  if (!options.only) await app.register(frontDoor, { areas, version: packageVersion() });
   for (const area of areas) {
     await app.register(areaScope, { prefix: options.only ? '' : area.prefix, area, config });
   }

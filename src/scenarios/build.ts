@@ -1,6 +1,6 @@
 // A scenario body -> a fixture store of its own: checked, turned into records, loaded by the areas' own loaders.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -110,11 +110,9 @@ export function buildScenario(name: string, input: unknown): BuiltScenario {
   const dir = mkdtempSync(path.join(os.tmpdir(), `mockyard-scenario-${name}-`));
   const filesDir = path.join(dir, 'files');
   const dbPath = path.join(dir, 'scenario.db');
-  const db = new Database(dbPath);
+  // Built in memory (fast), then written once as the file the server and the query executor open.
+  const db = new Database(':memory:');
   try {
-    // A scratch file: if the process dies while building, the folder is thrown away anyway.
-    db.pragma('journal_mode = OFF');
-    db.pragma('synchronous = OFF');
     db.exec('CREATE TABLE mockyard_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
     db.prepare("INSERT INTO mockyard_meta VALUES ('fingerprint', ?), ('scenario', ?)").run(fingerprint, name);
     // Credentials a scenario names replace the configured ones for its requests (see scenarios/credentials.ts).
@@ -146,6 +144,7 @@ export function buildScenario(name: string, input: unknown): BuiltScenario {
       for (const dataset of dkan.records) writer.write(dataset);
       counts.dkan = dkan.counts;
     }
+    writeFileSync(dbPath, db.serialize());
     db.close();
     const areas = Object.keys(counts) as AreaName[];
     return { dir, dbPath, filesDir, fingerprint, areas, counts, bytes: sizeOnDisk(dir) };
@@ -159,7 +158,7 @@ export function buildScenario(name: string, input: unknown): BuiltScenario {
 /** Opens a built scenario read-only, as the generated data is opened. */
 export function openScenario(built: BuiltScenario): { store: FixtureStore; cleanup(): void } {
   const db = new Database(built.dbPath, { readonly: true, fileMustExist: true });
-  db.pragma('cache_size = -2048');
+  db.pragma('cache_size = -8192');
   const store = new FixtureStore({
     db,
     filesDir: built.filesDir,

@@ -1,6 +1,7 @@
 // A real browser loads Swagger UI and sees every area's operations.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AREAS } from '../../src/areas/index.js';
 import { startMockyard, type RunningMockyard } from '../../src/index.js';
@@ -16,19 +17,7 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
 
   beforeAll(async () => {
     server = await startMockyard();
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -57,7 +46,7 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
     }
   });
 
-  // A catalog credential in the Authorize dialog, then "Try it out" and "Execute" on one operation per
+  // Another catalog credential in the Authorize dialog, then "Try it out" and "Execute" on one operation per
   // area, as a person exploring mockyard would; every call must come back 2xx.
   it('calls one operation per area from the UI after Authorize', async () => {
     const catalog = (await (await fetch(`${server.url}/__mockyard/fixtures`)).json()) as {
@@ -74,6 +63,8 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
     await page.click('.auth-wrapper .authorize');
     const authorize = async (scheme: string, value: string) => {
       const box = page.locator('.auth-container', { hasText: scheme });
+      // The page arrives authorized with fixture credentials; a user changes one by logging out first.
+      await box.locator('button', { hasText: 'Logout' }).click();
       await box.locator('input').first().fill(value);
       await box.locator('button.authorize').click();
     };
@@ -82,7 +73,7 @@ describe.runIf(available || required)('Swagger UI in headless Chromium', () => {
     const bearer = page.locator('.auth-container', { hasText: 'agcoBearer' });
     // The description's `<token>` is shown, not swallowed as an HTML tag.
     expect(await bearer.innerText()).toContain('Authorization: Bearer <token>');
-    await authorize('agcoBearer', catalog.agco.tokens[0]!);
+    await authorize('agcoBearer', catalog.agco.tokens.at(-1)!);
     await page.click('.dialog-ux .modal-ux .btn-done');
 
     const dataset = catalog.dkan.datasets[0]!;

@@ -5,9 +5,10 @@ import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.js';
+import { sendMockyardError } from '../http/mockyard-errors.js';
 
-/** URL prefixes of admin route families; each gets the host check below. */
-export const ADMIN_FAMILIES: readonly string[] = ['/__mockyard'];
+/** URL prefixes of admin route families (mockyard's own, WireMock's /__admin); each gets the host check below. */
+export const ADMIN_FAMILIES: readonly string[] = ['/__mockyard', '/__admin'];
 
 /** Admin routes a container platform probes by pod IP or service name: readiness must answer every Host. */
 const OPEN_PATHS = new Set(['/__mockyard/health']);
@@ -71,11 +72,11 @@ export function adminHostGuard(
   return (request, reply, done) => {
     const url = request.url;
     if (!isAdminUrl(url, families) || OPEN_PATHS.has(pathOf(url)) || allowed(request.headers.host)) return done();
-    void reply.code(403).send({
-      statusCode: 403,
-      error: 'Forbidden',
-      message: `Admin routes answer only to localhost, IP addresses, --host and --allowed-hosts; "${hostName(request.headers.host) ?? ''}" is none of them. Start mockyard with --allowed-hosts ${hostName(request.headers.host) ?? 'NAME'} if you call it by that name.`,
-    });
+    void sendMockyardError(
+      reply,
+      403,
+      `Admin routes answer only to localhost, IP addresses, --host and --allowed-hosts; "${hostName(request.headers.host) ?? ''}" is none of them. Start mockyard with --allowed-hosts ${hostName(request.headers.host) ?? 'NAME'} if you call it by that name.`,
+    );
   };
 }
 
@@ -102,10 +103,7 @@ export function adminTokenGuard(
   const expected = Buffer.from(`Bearer ${config.adminToken}`);
   const now = options.now ?? Date.now;
   const failures = new LRUCache<string, { count: number; since: number }>({ max: 10_000 });
-  const refuse = (reply: FastifyReply, status: 401 | 429, message: string) =>
-    reply
-      .code(status)
-      .send({ statusCode: status, error: status === 401 ? 'Unauthorized' : 'Too Many Requests', message });
+  const refuse = (reply: FastifyReply, status: 401 | 429, message: string) => sendMockyardError(reply, status, message);
 
   return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const client = request.ip;

@@ -6,6 +6,7 @@ import type { AreaDefinition } from '../area.js';
 import type { JournalFilter } from '../controls/journal.js';
 import { scenarioRoutes } from '../../scenarios/routes.js';
 import { adminTokenGuard } from './admin-guard.js';
+import { dashboardApi } from '../dashboard/api.js';
 
 export interface AdminRoutesOptions {
   areas: readonly AreaDefinition[];
@@ -34,6 +35,13 @@ export const JournalEntrySchema = Type.Object({
   fault: Type.Union([Type.String(), Type.Null()]),
   forced: Type.Boolean({ description: 'The status came from Prefer: code or the error rate' }),
   scenario: Type.Union([Type.String(), Type.Null()], { description: 'The scenario the request was made in, or null' }),
+  requestBody: Type.Union([Type.String(), Type.Null()], {
+    description: 'The request body as text, secrets masked, cut at --journal-body-bytes (marked); null when none',
+  }),
+  responseHeaders: stringMap('The answer headers'),
+  responseBody: Type.Union([Type.String(), Type.Null()], {
+    description: 'The answer body as text, cut like the request body; binary bodies are described, not shown',
+  }),
 });
 
 const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
@@ -145,6 +153,7 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
 
   // Inside this plugin, so the admin switch and token apply to them too.
   await app.register(scenarioRoutes, { security });
+  await app.register(dashboardApi, { areas: opts.areas, security });
 }
 
 export type JournalEntryDto = Static<typeof JournalEntrySchema>;

@@ -3,9 +3,13 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
+import { brandingOf } from './branding.js';
+import { keepPlaceholders } from './prefill.js';
+
 const DROPPED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
 
-export async function docsUi(app: FastifyInstance): Promise<void> {
+/** `credentials`: security scheme name to the value the page authorizes with when it loads. */
+export async function docsUi(app: FastifyInstance, credentials: () => Record<string, string>): Promise<void> {
   let ui: Promise<FastifyInstance> | undefined;
   const load = () =>
     (ui ??= (async () => {
@@ -23,6 +27,11 @@ export async function docsUi(app: FastifyInstance): Promise<void> {
       await instance.register(swaggerUi, {
         routePrefix: '/docs',
         uiConfig: { docExpansion: 'list', deepLinking: true },
+        ...brandingOf(credentials()),
+        transformSpecification: (spec) => {
+          keepPlaceholders(spec);
+          return spec;
+        },
       });
       await instance.ready();
       return instance;
