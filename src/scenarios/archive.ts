@@ -101,6 +101,15 @@ const FORMATS: Record<string, string> = {
   tar: 'TAR',
 };
 
+/** The bytes a file gives as content or base64; undefined for a file given by size (made in pieces later). */
+function givenBytes(f: { content?: string; base64?: string }, fileAt: string): Buffer | undefined {
+  if (f.content !== undefined) return Buffer.from(f.content, 'utf8');
+  if (f.base64 === undefined) return undefined;
+  const decoded = decodeBase64(f.base64.replace(/\s+/g, ''));
+  if (decoded === null) throw new ScenarioError(pointer(fileAt, 'base64'), 'not valid base64');
+  return decoded;
+}
+
 export function archiveRecords(body: Body): { records: ArchiveItemRecord[]; counts: Record<string, number> } {
   const at = '/archive';
   const seen = new Set<string>();
@@ -138,13 +147,7 @@ export function archiveRecords(body: Body): { records: ArchiveItemRecord[]; coun
       names.add(f.name);
       const given = [f.content, f.base64, f.size].filter((v) => v !== undefined).length;
       if (given !== 1) throw new ScenarioError(fileAt, 'give exactly one of content, base64 or size');
-      let data: Buffer | undefined;
-      if (f.content !== undefined) data = Buffer.from(f.content, 'utf8');
-      else if (f.base64 !== undefined) {
-        const decoded = decodeBase64(f.base64.replace(/\s+/g, ''));
-        if (decoded === null) throw new ScenarioError(pointer(fileAt, 'base64'), 'not valid base64');
-        data = decoded;
-      }
+      const data = givenBytes(f, fileAt);
       const size = data ? data.length : f.size!;
       if (size > SCENARIO_LIMITS.fileBytes)
         throw new ScenarioError(fileAt, `a file may have at most ${SCENARIO_LIMITS.fileBytes} bytes`, 413);
