@@ -21,7 +21,10 @@ import { QueryPool } from './platform/data/query-pool.js';
 import { lazyCompilersFactory } from './platform/http/lazy-compilers.js';
 import { corsOptions, installAdminPolicy } from './platform/admin/browser-policy.js';
 import { clientErrorHandler } from './platform/http/client-errors.js';
-import { MAX_HEADER_BYTES, areaResolver, frameworkErrorHandler } from './platform/http/limits.js';
+import { areaResolver, frameworkErrorHandler, httpServerOptions } from './platform/http/limits.js';
+import { installJsonBodyParser } from './platform/http/json-body.js';
+import { installBodyBudget } from './platform/http/body-budget.js';
+import { adminHostGuard } from './platform/admin/admin-guard.js';
 import { frontServerFactory, plainServerFactory } from './platform/hosts/proxy.js';
 import { Pipeline } from './platform/http/pipeline.js';
 import type { CertificateAuthority } from './platform/hosts/certificates.js';
@@ -73,13 +76,16 @@ export async function buildApp(
   const ownScenarios = options.scenarios ? null : new Scenarios(config.scenario);
   const scenarios = options.scenarios ?? ownScenarios!;
   const pipeline = new Pipeline({ config, runtime, stores, scenarios, areas, areaOf });
+  const serverOptions = httpServerOptions(config);
   const server = realHosts
-    ? frontServerFactory({ ...realHosts, maxHeaderSize: MAX_HEADER_BYTES })
-    : plainServerFactory(MAX_HEADER_BYTES);
+    ? frontServerFactory({ ...realHosts, server: serverOptions })
+    : plainServerFactory(serverOptions);
   // Below debug, requests share the app's logger: a child per request costs more than a cached answer.
   const perRequestLogger = config.logLevel === 'debug' || config.logLevel === 'trace';
   const app = Fastify({
     serverFactory: (handler, opts) => server(pipeline.front(handler), opts),
+    // Node closes a connection whose request has not fully arrived by then (slow headers or body).
+    requestTimeout: config.bodyTimeout,
     schemaController: { compilersFactory: lazyCompilersFactory() },
     frameworkErrors: frameworkErrorHandler(areaOf),
     clientErrorHandler: clientErrorHandler(areaOf),
@@ -122,6 +128,10 @@ export async function buildApp(
 
   // CORS first (its headers go on every answer, cached ones included), then the one pipeline of area requests.
   await app.register(cors, corsOptions(config));
+  // Admin route families answer only to host names mockyard serves (DNS rebinding), before anything else of theirs.
+  app.addHook('onRequest', adminHostGuard(config));
+  installJsonBodyParser(app);
+  installBodyBudget(app, areaOf);
   pipeline.install(app);
   pipeline.requestLog = installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
   installRootErrorHandling(app, !options.only);

@@ -161,6 +161,36 @@ export const OPTIONS = [
     ),
   }),
   option({
+    key: 'allowedHosts',
+    flag: '--allowed-hosts <list>',
+    env: 'MOCKYARD_ALLOWED_HOSTS',
+    default: Object.freeze([]),
+    shown: 'none',
+    description:
+      'Comma list of more host names the admin routes answer to (e.g. a Docker service name). They always answer localhost, IP addresses and --host; other Host headers get 403 (DNS rebinding).',
+    ...stringList('allowed hosts', (h) => {
+      if (!/^[a-z0-9.-]+$/i.test(h) && h !== '*')
+        throw new ConfigError(`allowed host must be a host name like mockyard or * (any), got "${h}"`);
+      return h.toLowerCase().replace(/\.$/, '');
+    }),
+  }),
+  option({
+    key: 'headersTimeout',
+    flag: '--headers-timeout <ms>',
+    env: 'MOCKYARD_HEADERS_TIMEOUT',
+    default: 10_000,
+    description: 'A client has this long to send all of its request headers; then its connection is closed (408).',
+    ...wholeNumber('headers timeout', 100, 600_000),
+  }),
+  option({
+    key: 'bodyTimeout',
+    flag: '--body-timeout <ms>',
+    env: 'MOCKYARD_BODY_TIMEOUT',
+    default: 30_000,
+    description: 'A client has this long to send a whole request (headers and body); then it gets 408.',
+    ...wholeNumber('body timeout', 100, 3_600_000),
+  }),
+  option({
     key: 'journalSize',
     flag: '--journal-size <n>',
     env: 'MOCKYARD_JOURNAL_SIZE',

@@ -21,6 +21,9 @@ export interface Config {
   watch: boolean;
   admin: boolean;
   adminToken: string | null;
+  allowedHosts: readonly string[];
+  headersTimeout: number;
+  bodyTimeout: number;
   journalSize: number;
   journalBodyBytes: number;
   latency: readonly [number, number] | null;

@@ -1,16 +1,78 @@
 // A scenario's archive items as the records the archive loader takes: bytes from content, base64 or size.
-import { createHash } from 'node:crypto';
+import { createCipheriv, createHash } from 'node:crypto';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import { REFERENCE_DATE } from '../../fixtures/fingerprint.js';
-import { seededBytes } from '../../fixtures/archive/formats.js';
-import type { ArchiveFileRecord, ArchiveItemRecord } from '../../fixtures/archive/load.js';
+import type { ArchiveFileRecord, ArchiveItemRecord, Digest } from '../../fixtures/archive/load.js';
 import { isSuspiciousName } from '../areas/archive/queries.js';
 import { ScenarioError, pointer } from './errors.js';
 import { SCENARIO_LIMITS, type ScenarioBody } from './schema.js';
 
 type Body = NonNullable<ScenarioBody['archive']>;
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/**
+ * Strict base64: Node's decoder skips what it cannot read, so the text is valid when it encodes back to
+ * itself. (A regular expression over megabytes of text overflows the regexp engine's stack.)
+ */
+function decodeBase64(text: string): Buffer | null {
+  const data = Buffer.from(text, 'base64');
+  return data.toString('base64') === text ? data : null;
+}
+
+const PIECE = 1024 * 1024;
+const MAX_SEGMENT_BYTES = 255;
+
+/**
+ * The deterministic bytes of a file given by `size` (the same as seededBytes(label, size): AES-CTR is a
+ * stream), made a piece at a time: a declared size costs CPU and disk, never that much memory.
+ */
+function seededPieces(label: string, size: number): () => Generator<Buffer> {
+  const key = createHash('sha256').update(label).digest().subarray(0, 16);
+  return function* () {
+    const cipher = createCipheriv('aes-128-ctr', key, Buffer.alloc(16));
+    const zeros = Buffer.alloc(Math.min(PIECE, size));
+    for (let done = 0; done < size; done += PIECE) yield cipher.update(zeros.subarray(0, Math.min(PIECE, size - done)));
+  };
+}
+
+function sizedFile(label: string, size: number): NonNullable<ArchiveFileRecord['large']> {
+  const pieces = seededPieces(label, size);
+  const md5 = createHash('md5');
+  const sha1 = createHash('sha1');
+  let crc = 0;
+  for (const piece of pieces()) {
+    md5.update(piece);
+    sha1.update(piece);
+    crc = crc32(piece, crc);
+  }
+  const digest: Digest = {
+    size,
+    md5: md5.digest('hex'),
+    crc32: (crc >>> 0).toString(16).padStart(8, '0'),
+    sha1: sha1.digest('hex'),
+  };
+  const write = (fullPath: string) => {
+    const fd = openSync(fullPath, 'w');
+    try {
+      for (const piece of pieces()) writeSync(fd, piece);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  return { digest, write };
+}
+
+/** `a` and `a/b` cannot both be files: on disk (and on archive.org's data nodes) `a` is then a folder. */
+function folderClash(name: string, names: ReadonlySet<string>, folders: Set<string>): string | null {
+  if (folders.has(name)) return name;
+  for (let i = name.indexOf('/'); i > 0; i = name.indexOf('/', i + 1)) {
+    const folder = name.slice(0, i);
+    if (names.has(folder)) return folder;
+    folders.add(folder);
+  }
+  return null;
+}
 const REF_SECONDS = Math.floor(REFERENCE_DATE.getTime() / 1000);
 /** A file's mtime when the body gives none: the day before the fixtures' reference date. */
 const DEFAULT_MTIME = REF_SECONDS - 86_400;
@@ -39,6 +101,15 @@ const FORMATS: Record<string, string> = {
   tar: 'TAR',
 };
 
+/** The bytes a file gives as content or base64; undefined for a file given by size (made in pieces later). */
+function givenBytes(f: { content?: string; base64?: string }, fileAt: string): Buffer | undefined {
+  if (f.content !== undefined) return Buffer.from(f.content, 'utf8');
+  if (f.base64 === undefined) return undefined;
+  const decoded = decodeBase64(f.base64.replace(/\s+/g, ''));
+  if (decoded === null) throw new ScenarioError(pointer(fileAt, 'base64'), 'not valid base64');
+  return decoded;
+}
+
 export function archiveRecords(body: Body): { records: ArchiveItemRecord[]; counts: Record<string, number> } {
   const at = '/archive';
   const seen = new Set<string>();
@@ -52,6 +123,7 @@ export function archiveRecords(body: Body): { records: ArchiveItemRecord[]; coun
     if (item.dark && item.unavailable)
       throw new ScenarioError(pointer(itemAt, 'unavailable'), 'an item is either dark or unavailable, not both');
     const names = new Set<string>();
+    const folders = new Set<string>();
     const files = (item.files ?? []).map((f, j): ArchiveFileRecord => {
       const fileAt = pointer(itemAt, 'files', j);
       if (isSuspiciousName(f.name))
@@ -60,19 +132,26 @@ export function archiveRecords(body: Body): { records: ArchiveItemRecord[]; coun
           `"${f.name}" is not a file name inside the item (no .., empty segments, leading /, backslash or NUL)`,
         );
       if (names.has(f.name)) throw new ScenarioError(pointer(fileAt, 'name'), `file "${f.name}" is listed twice`);
+      // Files live on disk under their names; no file system takes a name (a segment) over 255 bytes.
+      if (f.name.split('/').some((segment) => Buffer.byteLength(segment) > MAX_SEGMENT_BYTES))
+        throw new ScenarioError(
+          pointer(fileAt, 'name'),
+          `each part of a file name (between slashes) may have at most ${MAX_SEGMENT_BYTES} bytes`,
+        );
+      const clash = folderClash(f.name, names, folders);
+      if (clash !== null)
+        throw new ScenarioError(
+          pointer(fileAt, 'name'),
+          `"${clash}" cannot be both a file and the folder of "${clash === f.name ? 'another file' : f.name}"`,
+        );
       names.add(f.name);
       const given = [f.content, f.base64, f.size].filter((v) => v !== undefined).length;
       if (given !== 1) throw new ScenarioError(fileAt, 'give exactly one of content, base64 or size');
-      let data: Buffer;
-      if (f.content !== undefined) data = Buffer.from(f.content, 'utf8');
-      else if (f.base64 !== undefined) {
-        const text = f.base64.replace(/\s+/g, '');
-        if (!BASE64.test(text)) throw new ScenarioError(pointer(fileAt, 'base64'), 'not valid base64');
-        data = Buffer.from(text, 'base64');
-      } else data = seededBytes(`scenario:${id}/${f.name}`, f.size!);
-      if (data.length > SCENARIO_LIMITS.fileBytes)
+      const data = givenBytes(f, fileAt);
+      const size = data ? data.length : f.size!;
+      if (size > SCENARIO_LIMITS.fileBytes)
         throw new ScenarioError(fileAt, `a file may have at most ${SCENARIO_LIMITS.fileBytes} bytes`, 413);
-      totalBytes += data.length;
+      totalBytes += size;
       if (totalBytes > SCENARIO_LIMITS.archiveBytes)
         throw new ScenarioError(
           fileAt,
@@ -85,7 +164,8 @@ export function archiveRecords(body: Body): { records: ArchiveItemRecord[]; coun
         source: f.source ?? 'original',
         format: f.format ?? FORMATS[ext] ?? 'Unknown',
         mtime: f.mtime ?? DEFAULT_MTIME,
-        data,
+        // Hashed only once this file is within the limits: a refused size costs nothing.
+        ...(data ? { data } : { large: sizedFile(`scenario:${id}/${f.name}`, size) }),
       };
     });
     fileCount += files.length;

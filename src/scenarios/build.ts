@@ -1,6 +1,7 @@
 // A scenario body -> a fixture store of its own: checked, turned into records, loaded by the areas' own loaders.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Database from '../../fixtures/lib/sqlite.js';
@@ -19,7 +20,8 @@ import { archiveRecords } from './archive.js';
 import { dkanRecords } from './dkan.js';
 import { ScenarioError } from './errors.js';
 import { marketcheckRecords } from './marketcheck.js';
-import { ScenarioBodySchema, type ScenarioBody } from './schema.js';
+import { SCENARIO_LIMITS, ScenarioBodySchema, type ScenarioBody } from './schema.js';
+import { jsonDepthOver } from '../platform/http/json-body.js';
 
 export { ScenarioError };
 
@@ -47,21 +49,54 @@ export function checkScenarioBody(body: unknown): ScenarioBody {
       `unknown property "${extra}"`,
     );
   }
+  // A file's declared size past the documented limit is too large, not malformed.
+  if (first.keyword === 'maximum' && /^\/archive\/items\/\d+\/files\/\d+\/size$/.test(first.instancePath))
+    throw new ScenarioError(first.instancePath, `a file may have at most ${SCENARIO_LIMITS.fileBytes} bytes`, 413);
   throw new ScenarioError(first.instancePath, first.message);
 }
 
 export type AreaCounts = Partial<Record<AreaName, Record<string, number>>>;
 
+/** A scenario built on disk (by any thread): its database file and folder, nothing opened yet. */
 export interface BuiltScenario {
-  store: FixtureStore;
-  /** The areas the body names: requests in the scenario read these from `store`. */
-  areas: ReadonlySet<AreaName>;
+  /** The scenario's own folder: its database and the archive files; removed with the scenario. */
+  dir: string;
+  dbPath: string;
+  filesDir: string;
+  fingerprint: string;
+  /** The areas the body names: requests in the scenario read these from its store. */
+  areas: AreaName[];
   counts: AreaCounts;
-  /** Removes the scenario's files; call once its store is closed. */
-  cleanup(): void;
+  /** Bytes it holds on disk (database and files written now), counted against SCENARIO_LIMITS.totalBytes. */
+  bytes: number;
 }
 
-/** The scenario's records in a database file of its own, loaded the way the generated data is. */
+/** A nesting depth no scenario body needs; deeper bodies would overflow the checker's recursion. */
+const MAX_DEPTH = 64;
+
+/** Parses a scenario body sent as text; a ScenarioError (400) when it is not JSON or nests too deep. */
+export function parseScenarioText(text: string): unknown {
+  if (jsonDepthOver(text, MAX_DEPTH))
+    throw new ScenarioError('', `the body nests arrays and objects more than ${MAX_DEPTH} levels deep`);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ScenarioError('', `the body is not JSON: ${(err as Error).message}`);
+  }
+}
+
+function sizeOnDisk(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += statSync(path.join(entry.parentPath, entry.name)).size;
+  }
+  return total;
+}
+
+/**
+ * The scenario's records in a database file of its own, loaded the way the generated data is. Runs on
+ * the scenario builder's worker thread (see builder.ts), or on the main thread at start.
+ */
 export function buildScenario(name: string, input: unknown): BuiltScenario {
   const body = checkScenarioBody(input);
   // Convert every area first: a bad body is refused before anything is created.
@@ -73,9 +108,10 @@ export function buildScenario(name: string, input: unknown): BuiltScenario {
 
   const fingerprint = createHash('sha256').update(JSON.stringify(body)).digest('hex');
   const dir = mkdtempSync(path.join(os.tmpdir(), `mockyard-scenario-${name}-`));
-  const filesDir = archive ? dir : '';
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
-  let db = new Database(':memory:');
+  const filesDir = path.join(dir, 'files');
+  const dbPath = path.join(dir, 'scenario.db');
+  // Built in memory (fast), then written once as the file the server and the query executor open.
+  const db = new Database(':memory:');
   try {
     db.exec('CREATE TABLE mockyard_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
     db.prepare("INSERT INTO mockyard_meta VALUES ('fingerprint', ?), ('scenario', ?)").run(fingerprint, name);
@@ -108,18 +144,27 @@ export function buildScenario(name: string, input: unknown): BuiltScenario {
       for (const dataset of dkan.records) writer.write(dataset);
       counts.dkan = dkan.counts;
     }
-    const areas = new Set(Object.keys(counts) as AreaName[]);
-    // Built in memory (fast), then kept as a read-only file: the query executor's processes open the same
-    // file, so a scenario's queries run off the event loop under the budget, like the generated data's.
-    const dbPath = path.join(dir, 'scenario.db');
     writeFileSync(dbPath, db.serialize());
     db.close();
-    db = new Database(dbPath, { readonly: true, fileMustExist: true });
-    db.pragma('cache_size = -8192');
-    return { store: new FixtureStore({ db, filesDir, fingerprint, dbPath }), areas, counts, cleanup };
+    const areas = Object.keys(counts) as AreaName[];
+    return { dir, dbPath, filesDir, fingerprint, areas, counts, bytes: sizeOnDisk(dir) };
   } catch (err) {
-    db.close();
-    cleanup();
+    if (db.open) db.close();
+    rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+}
+
+/** Opens a built scenario read-only, as the generated data is opened. */
+export function openScenario(built: BuiltScenario): { store: FixtureStore; cleanup(): void } {
+  const db = new Database(built.dbPath, { readonly: true, fileMustExist: true });
+  db.pragma('cache_size = -8192');
+  const store = new FixtureStore({
+    db,
+    filesDir: built.filesDir,
+    fingerprint: built.fingerprint,
+    dbPath: built.dbPath,
+  });
+  // Off the event loop: a scenario may hold many files.
+  return { store, cleanup: () => void rm(built.dir, { recursive: true, force: true }).catch(() => undefined) };
 }

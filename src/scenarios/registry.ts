@@ -1,10 +1,12 @@
 // The scenarios of a running mockyard, and which one a request is made in (path prefix, header or default).
+import { rm } from 'node:fs/promises';
 import { sendMockyardError } from '../platform/http/mockyard-errors.js';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition, AreaName } from '../platform/area.js';
 import { sendAreaError } from '../platform/http/area-errors.js';
-import { buildScenario, type AreaCounts } from './build.js';
+import { buildScenario, openScenario, type AreaCounts, type BuiltScenario } from './build.js';
+import { ScenarioBuilder } from './builder.js';
 import { ScenarioError } from './errors.js';
 import { SCENARIO_LIMITS, SCENARIO_NAME } from './schema.js';
 import type { FixtureStore } from '../platform/data/fixture-store.js';
@@ -17,6 +19,8 @@ export interface Scenario {
   areas: ReadonlySet<AreaName>;
   store: FixtureStore;
   counts: AreaCounts;
+  /** Bytes its database and files take on disk. */
+  bytes: number;
 }
 
 export interface ScenarioSummary {
@@ -36,10 +40,13 @@ export class Scenarios {
   #onChange = new Set<() => void>();
   /** What to do once a retired scenario's store is closed (remove its files). */
   #storeCleanup = new WeakMap<FixtureStore, () => void>();
+  #builder = new ScenarioBuilder();
 
   constructor(
     /** The scenario of requests that name none (--scenario); it need not exist yet. */
     readonly defaultName: string | null = null,
+    /** The limits to hold; tests pass smaller ones. */
+    readonly limits: { scenarios: number; totalBytes: number } = SCENARIO_LIMITS,
   ) {}
 
   get(name: string): Scenario | undefined {
@@ -54,21 +61,65 @@ export class Scenarios {
     return this.#byName.size;
   }
 
-  /** Creates or replaces a scenario; a ScenarioError (nothing stored) when the name or body is not usable. */
+  /** Bytes all scenarios hold (their databases and files), at most SCENARIO_LIMITS.totalBytes. */
+  get bytes(): number {
+    let total = 0;
+    for (const s of this.#byName.values()) total += s.bytes;
+    return total;
+  }
+
+  /**
+   * Creates or replaces a scenario from a parsed body, on this thread (at start, and for the
+   * programmatic API); a ScenarioError (nothing stored) when the name or body is not usable.
+   */
   put(name: string, body: unknown): { scenario: Scenario; replaced: boolean } {
+    this.#admit(name);
+    return this.#commit(name, buildScenario(name, body));
+  }
+
+  /** The same from the body's JSON text, parsed and built on the builder's thread (the admin route). */
+  async putText(name: string, text: string | Buffer): Promise<{ scenario: Scenario; replaced: boolean }> {
+    this.#admit(name);
+    return this.#commit(name, await this.#builder.build(name, text));
+  }
+
+  #admit(name: string): void {
     if (!SCENARIO_NAME.test(name))
       throw new ScenarioError(null, `The scenario name "${name}" must match [A-Za-z0-9._-]{1,64}.`);
-    const old = this.#byName.get(name);
-    if (!old && this.#byName.size >= SCENARIO_LIMITS.scenarios) {
+    if (!this.#byName.has(name) && this.#byName.size >= this.limits.scenarios) {
       throw new ScenarioError(
         null,
-        `mockyard holds at most ${SCENARIO_LIMITS.scenarios} scenarios; remove one first (DELETE /__mockyard/scenarios/{name} or POST /__mockyard/reset).`,
+        `mockyard holds at most ${this.limits.scenarios} scenarios; remove one first (DELETE /__mockyard/scenarios/{name} or POST /__mockyard/reset).`,
         409,
       );
     }
-    const built = buildScenario(name, body);
-    const scenario: Scenario = { name, areas: built.areas, store: built.store, counts: built.counts };
-    this.#storeCleanup.set(built.store, built.cleanup);
+  }
+
+  /** Stores a built scenario when the limits still hold (other PUTs may have finished meanwhile). */
+  #commit(name: string, built: BuiltScenario): { scenario: Scenario; replaced: boolean } {
+    const old = this.#byName.get(name);
+    try {
+      this.#admit(name);
+      const held = this.bytes - (old?.bytes ?? 0);
+      if (held + built.bytes > this.limits.totalBytes)
+        throw new ScenarioError(
+          null,
+          `Scenarios may hold at most ${this.limits.totalBytes} bytes together; this one needs ${built.bytes} and ${held} are held. Remove one first (DELETE /__mockyard/scenarios/{name} or POST /__mockyard/reset).`,
+          413,
+        );
+    } catch (err) {
+      void rm(built.dir, { recursive: true, force: true }).catch(() => undefined);
+      throw err;
+    }
+    const { store, cleanup } = openScenario(built);
+    const scenario: Scenario = {
+      name,
+      areas: new Set(built.areas),
+      store,
+      counts: built.counts,
+      bytes: built.bytes,
+    };
+    this.#storeCleanup.set(store, cleanup);
     this.#byName.set(name, scenario);
     if (old) this.#retire(old);
     this.#changed();
@@ -94,6 +145,7 @@ export class Scenarios {
   }
 
   close(): void {
+    this.#builder.close();
     this.clear();
   }
 

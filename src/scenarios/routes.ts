@@ -38,6 +38,9 @@ export async function scenarioRoutes(
   const { scenarios } = app;
   const security = opts.security;
   const notFound = (name: string) => mockyardError(404, `Unknown scenario "${name}"`);
+  // The body's bytes go to the scenario builder process as they are, and are decoded and parsed there.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.get(
     '/scenarios',
@@ -85,7 +88,8 @@ export async function scenarioRoutes(
         description:
           `Records per area, written as the real services return them. A bad body gets a 400 naming the JSON pointer of the first problem, and nothing is stored. ` +
           `Limits: ${SCENARIO_LIMITS.scenarios} scenarios (409 past it), ${SCENARIO_LIMITS.bodyBytes / 1024 / 1024} MB per body (413), ` +
-          `${SCENARIO_LIMITS.fileBytes / 1024 / 1024} MiB per archive file and ${SCENARIO_LIMITS.archiveBytes / 1024 / 1024} MiB of archive files per scenario (413).`,
+          `${SCENARIO_LIMITS.fileBytes / 1024 / 1024} MiB per archive file and ${SCENARIO_LIMITS.archiveBytes / 1024 / 1024} MiB of archive files per scenario, ` +
+          `${SCENARIO_LIMITS.totalBytes / 1024 / 1024} MiB held by all scenarios together (413). A file given as content or base64 is bounded by the body limit.`,
         security,
         params: NameParams,
         body: ScenarioBodySchema,
@@ -101,7 +105,7 @@ export async function scenarioRoutes(
     async (request, reply) => {
       const { name } = request.params as { name: string };
       try {
-        const { scenario, replaced } = scenarios.put(name, request.body);
+        const { scenario, replaced } = await scenarios.putText(name, Buffer.isBuffer(request.body) ? request.body : '');
         return reply.code(replaced ? 200 : 201).send(withPath(summary(scenario)));
       } catch (err) {
         if (!(err instanceof ScenarioError)) throw err;

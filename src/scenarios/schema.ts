@@ -19,6 +19,8 @@ export const SCENARIO_LIMITS = {
   fileBytes: 64 * 1024 * 1024,
   /** Bytes of all archive files of one scenario. */
   archiveBytes: 256 * 1024 * 1024,
+  /** Bytes all scenarios hold together on disk (databases and archive files). */
+  totalBytes: 512 * 1024 * 1024,
 } as const;
 
 const Text = (description?: string) =>

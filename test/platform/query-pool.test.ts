@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
 import { FixtureStore } from '../../src/platform/data/fixture-store.js';
 import { QueryPool, WorkBudgetError, type Step } from '../../src/platform/data/query-pool.js';
-import { buildScenario } from '../../src/scenarios/build.js';
+import { buildScenario, openScenario } from '../../src/scenarios/build.js';
 
 const store = FixtureStore.open(resolveConfig({}).dataDir);
 const killed = new EventEmitter();
@@ -96,9 +96,11 @@ describe('QueryPool', () => {
 
   it('queries a scenario store from its own file, off the event loop', async () => {
     const scenarioPool = new QueryPool({ size: 1 });
-    const built = buildScenario('executor', {
-      agco: { definitions: [{ Id: 'Hello', Translations: [{ LanguageId: 1033, StringValue: 'Hi' }] }] },
-    });
+    const built = openScenario(
+      buildScenario('executor', {
+        agco: { definitions: [{ Id: 'Hello', Translations: [{ LanguageId: 1033, StringValue: 'Hi' }] }] },
+      }),
+    );
     try {
       expect(built.store.dbPath).not.toBeNull();
       const out = await scenarioPool.run(

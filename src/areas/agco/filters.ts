@@ -181,6 +181,12 @@ export function parseFilter(q: Query): DefinitionFilter {
     languageIds = [...new Set(parts.map(Number))];
   }
 
+  for (const name of ['stringText', 'descriptionText'] as const) {
+    // A NUL cannot be part of a search word (SQLite's full-text parser rejects it); ASP.NET's request
+    // validation refuses control characters in query strings the same way, with a 400.
+    if (q[name]?.includes('\0')) throw badRequest(`${name} must not contain a NUL character (%00).`);
+  }
+
   return {
     limit: stringIds ? stringIds.length : (q.limit ?? DEFAULT_LIMIT),
     stringIds,

@@ -117,8 +117,19 @@ export function queryParts(
   });
 }
 
-/** The download routes: the header row, then every row in pages (QueryDownloadController). */
-export function downloadQuery(pool: QueryPool, store: FixtureStore, config: Config, q: DkanQuery): StreamAnswer {
+/**
+ * The download routes: the header row, then every row in pages (QueryDownloadController). The first page
+ * is read before anything is sent, so a query that fails (too slow, or no worker free) gets its error
+ * status instead of a cut-off 200; later pages get a longer time limit, since the first one proved the
+ * query can run. If one still fails, the connection is dropped before the chunked body's end, which
+ * clients and caches see as incomplete.
+ */
+export async function downloadQuery(
+  pool: QueryPool,
+  store: FixtureStore,
+  config: Config,
+  q: DkanQuery,
+): Promise<StreamAnswer> {
   const headers = { ...CSV_HEADERS, 'x-accel-buffering': 'no', 'cache-control': 'max-age=3600, public' };
   if (q.sources.length === 0 || !q.schema) {
     // getHeaderRow needs the schema; DKAN writes its exception message as the only CSV row.
@@ -132,14 +143,22 @@ export function downloadQuery(pool: QueryPool, store: FixtureStore, config: Conf
   const end = q.limit === null ? Infinity : q.offset + q.limit;
   // Pages of rows, each read by its own statement on the executor: an open SQLite cursor would hold a
   // connection while the client reads, and a million-row download never sits in memory.
+  const page = async (offset: number, budgetMs: number) => {
+    const step: Step = { op: 'rawAll', sql: plan.rowsSql, params: [...fixed, Math.min(batch, end - offset), offset] };
+    return ((await underBudget(pool.run(store, [step], budgetMs))) as [unknown[][]])[0];
+  };
+  const firstRows = q.offset < end ? await page(q.offset, config.queryTimeout) : [];
   async function* pages(): AsyncGenerator<string> {
-    yield header;
-    for (let offset = q.offset; offset < end; offset += batch) {
-      const step: Step = { op: 'rawAll', sql: plan.rowsSql, params: [...fixed, Math.min(batch, end - offset), offset] };
-      const [rows] = (await underBudget(pool.run(store, [step], config.queryTimeout))) as [unknown[][]];
+    yield firstRows.length > 0 ? header + firstRows.map(csvLine).join('') : header;
+    if (firstRows.length < batch) return;
+    for (let offset = q.offset + batch; offset < end; offset += batch) {
+      const rows = await page(offset, config.queryTimeout * LATER_PAGE_BUDGET);
       if (rows.length > 0) yield rows.map(csvLine).join('');
       if (rows.length < batch) return;
     }
   }
   return { contentType: CSV_TYPE, headers, body: Readable.from(pages()) };
 }
+
+/** How many times --query-timeout a download's later pages may take each. */
+const LATER_PAGE_BUDGET = 4;

@@ -114,6 +114,9 @@ export function readCondition(r: Reader, item: Record<string, unknown>, pointer:
     // Each word becomes a LIKE per column: bounded so the SQL stays within SQLite's expression limits.
     if (names.length > LIMITS.matchColumns)
       throw schemaError('maxItems', `${pointer}/property`, `match searches at most ${LIMITS.matchColumns} columns.`);
+    // MySQL's fulltext parser (what DKAN's match runs on) has no use for a NUL; SQLite's rejects it.
+    if (typeof value === 'string' && value.includes('\0'))
+      throw schemaError('pattern', `${pointer}/value`, 'A match value must not contain a NUL character.');
     const terms = typeof value === 'string' ? (value.match(MATCH_TERM) ?? []).length : 0;
     if (terms > LIMITS.matchTerms)
       throw schemaError(

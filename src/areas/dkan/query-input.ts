@@ -1,5 +1,6 @@
 // How DKAN reads sent values: PHP's query-string and JSON decoding, query.json's coercion, and name checks.
 import qs from 'qs';
+import { jsonDepthOver } from '../../platform/http/json-body.js';
 import { schemaError } from './errors.js';
 import { LIMITS, type Scalar } from './query-model.js';
 
@@ -9,12 +10,21 @@ export function parseQueryString(raw: string): Record<string, unknown> {
   return qs.parse(raw, QS_OPTIONS) as Record<string, unknown>;
 }
 
+const PHP_JSON_DEPTH = 512;
+
 /** A POST body as DKAN reads it (`$request->getContent()`, json_decode). */
 export function parseBody(body: unknown): Record<string, unknown> {
   let value = body;
   if (Buffer.isBuffer(value)) value = value.toString('utf8');
   if (typeof value === 'string') {
     if (value.trim() === '') return {};
+    // PHP's json_decode stops at 512 levels (its default $depth) with "Maximum stack depth exceeded".
+    if (jsonDepthOver(value, PHP_JSON_DEPTH))
+      throw schemaError(
+        'type',
+        '',
+        'The request body must be a JSON object (a datastore query); it does not parse: Maximum stack depth exceeded.',
+      );
     try {
       value = JSON.parse(value);
     } catch (err) {

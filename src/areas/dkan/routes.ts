@@ -147,7 +147,7 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
         }
         // QueryDownloadController::formatResponse streams CSV only.
         if (q.format !== 'csv') throw badRequest('Streaming not currently available for JSON responses');
-        return send(reply, downloadQuery(app.queryPool, store, config, q));
+        return send(reply, await downloadQuery(app.queryPool, store, config, q));
       },
     });
   };

@@ -1,12 +1,11 @@
 // Admin routes under /__mockyard: the request journal and reset. Off with --admin off; behind a bearer token with --admin-token.
-import { sendMockyardError } from '../http/mockyard-errors.js';
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { AreaDefinition } from '../area.js';
 import type { JournalFilter } from '../controls/journal.js';
 import { scenarioRoutes } from '../../scenarios/routes.js';
+import { adminTokenGuard } from './admin-guard.js';
 import { dashboardApi } from '../dashboard/api.js';
 
 export interface AdminRoutesOptions {
@@ -74,19 +73,11 @@ function filterSchema(areas: readonly AreaDefinition[], withLimit: boolean) {
 export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOptions): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { runtime, config } = root;
-  const token = config.adminToken === null ? null : Buffer.from(`Bearer ${config.adminToken}`);
   const unauthorized = { 401: ErrorSchema };
-  const security = token ? [{ mockyardAdmin: [] }] : undefined;
+  const security = config.adminToken !== null ? [{ mockyardAdmin: [] }] : undefined;
 
-  if (token) {
-    app.addHook('onRequest', async (request, reply) => {
-      const given = Buffer.from(request.headers.authorization ?? '');
-      if (given.length !== token.length || !timingSafeEqual(given, token)) {
-        reply.header('www-authenticate', 'Bearer realm="mockyard"');
-        return sendMockyardError(reply, 401, 'Admin routes need Authorization: Bearer <the --admin-token value>');
-      }
-    });
-  }
+  const tokenGuard = adminTokenGuard(config);
+  if (tokenGuard) app.addHook('onRequest', tokenGuard);
 
   app.get(
     '/requests',

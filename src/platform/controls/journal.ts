@@ -73,8 +73,37 @@ const MASK = '***';
  * X-API-Key), passwords and cookies. One rule for the journal and for every log line.
  */
 export function isSecretName(name: string): boolean {
-  const bare = name.toLowerCase().replace(/\[[^\]]*\]$/, '');
-  return /(?:authorization|token|(?:^|[-_])(?:api)?[-_]?key|apikey|secret|password|passwd|cookie)$/.test(bare);
+  return SECRET_NAME.test(bareName(name));
+}
+
+const SECRET_NAME =
+  /(?:authorization|authentication|(?:^|[-_])auth|credentials?|token|(?:^|[-_])(?:api)?[-_]?key|apikey|secret|password|passwd|passphrase|cookie)$/;
+
+/**
+ * The name as a server reads it: percent-decoded (twice encoded too), PHP's and qs's bracket keys by their
+ * base name (api_key[0][x] is api_key), and PHP's `.` and space read as `_` in a parameter name.
+ */
+function bareName(name: string): string {
+  let bare = name;
+  for (let i = 0; i < 3 && bare.includes('%'); i++) {
+    try {
+      bare = decodeURIComponent(bare);
+    } catch {
+      break;
+    }
+  }
+  const bracket = bare.indexOf('[');
+  if (bracket > 0) bare = bare.slice(0, bracket);
+  return bare.toLowerCase().replace(/[.\s+]/g, '_');
+}
+
+/** `text` with the admin token (as sent, or percent-encoded) replaced by the mask. */
+export function hideToken(text: string, adminToken: string | null): string {
+  if (!adminToken) return text;
+  let out = text.split(adminToken).join(MASK);
+  const encoded = encodeURIComponent(adminToken);
+  if (encoded !== adminToken) out = out.split(encoded).join(MASK);
+  return out;
 }
 
 function maskValue(name: string, value: string): string {
@@ -93,7 +122,8 @@ export function maskHeaders(
   const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   const hide = (name: string, v: string) => {
     if (isSecretName(name)) return maskValue(name, v);
-    return adminToken && v.includes(adminToken) ? v.split(adminToken).join(MASK) : v;
+    // A URL in a header (Referer, X-Original-URL, ...) carries its query's secrets too.
+    return v.includes('?') ? maskUrl(v, adminToken) : hideToken(v, adminToken);
   };
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
@@ -108,9 +138,10 @@ export function maskedQuery(url: string, adminToken: string | null): Record<stri
   // No prototype: keys such as `constructor` or `__proto__` are parameters like any other.
   const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   if (q < 0) return out;
-  for (const [key, rawValue] of new URLSearchParams(url.slice(q + 1))) {
+  for (let [key, rawValue] of new URLSearchParams(url.slice(q + 1))) {
     const secret = isSecretName(key) || (adminToken !== null && rawValue.includes(adminToken));
     const value = secret ? MASK : rawValue;
+    key = hideToken(key, adminToken);
     const prev = out[key];
     out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
   }
@@ -123,8 +154,7 @@ export function maskedQuery(url: string, adminToken: string | null): Record<stri
  */
 export function maskUrl(url: string, adminToken: string | null): string {
   const q = url.indexOf('?');
-  let head = q < 0 ? url : url.slice(0, q);
-  if (adminToken && head.includes(adminToken)) head = head.split(adminToken).join(MASK);
+  const head = hideToken(q < 0 ? url : url.slice(0, q), adminToken);
   if (q < 0) return head;
   const parts = url
     .slice(q + 1)
@@ -132,14 +162,8 @@ export function maskUrl(url: string, adminToken: string | null): string {
     .map((part) => {
       const eq = part.indexOf('=');
       const rawName = eq < 0 ? part : part.slice(0, eq);
-      let name = rawName;
-      try {
-        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
-      } catch {
-        // A malformed name is shown as sent; it is matched undecoded.
-      }
-      if (eq >= 0 && isSecretName(name)) return `${rawName}=${MASK}`;
-      return adminToken && part.includes(adminToken) ? part.split(adminToken).join(MASK) : part;
+      if (eq >= 0 && isSecretName(rawName)) return `${hideToken(rawName, adminToken)}=${MASK}`;
+      return hideToken(part, adminToken);
     });
   return `${head}?${parts.join('&')}`;
 }
@@ -254,7 +278,7 @@ export class Journal {
       method: r.method,
       area: r.area,
       operationId: r.operationId,
-      path: q < 0 ? r.url : r.url.slice(0, q),
+      path: hideToken(q < 0 ? r.url : r.url.slice(0, q), this.adminToken),
       query: maskedQuery(r.url, this.adminToken),
       headers: maskHeaders(r.headers, this.adminToken),
       status: r.status,

@@ -1,4 +1,5 @@
 // Runtime state of a running mockyard (journal, fault draws, shutdown) and the registry behind POST /__mockyard/reset.
+import { setMaxListeners } from 'node:events';
 import { setTimeout as wait } from 'node:timers/promises';
 import type { Config } from '../../config.js';
 import { Journal } from './journal.js';
@@ -33,6 +34,8 @@ export class Runtime {
     readonly config: Pick<Config, 'journalSize' | 'faultSeed' | 'adminToken'> &
       Partial<Pick<Config, 'latency' | 'errorRate' | 'journalBodyBytes' | 'answerCacheMb'>>,
   ) {
+    // Every delayed request listens on it until its delay ends: thousands at once are expected, not a leak.
+    setMaxListeners(0, this.#shutdown.signal);
     this.journal = new Journal(config.journalSize, config.adminToken, config.journalBodyBytes ?? 4096);
     this.controls = new LiveControls({ latency: config.latency ?? null, errorRate: config.errorRate ?? 0 });
     this.journal.subscribe((record) => this.traffic.add(record.area, record.status, record.time));

@@ -39,7 +39,8 @@ const DAY_MS = 86_400_000;
 // Clients refuse leaf certificates valid for more than 398 days; the CA itself may live longer.
 const LEAF_DAYS = 397;
 const CA_DAYS = 3650;
-const LEAF_CACHE_SIZE = 1000;
+// Each cached TLS context holds about 150 kB; with wildcard names, a few cover every real host.
+const LEAF_CACHE_SIZE = 100;
 
 export interface CaFiles {
   dir: string;
@@ -213,15 +214,42 @@ export class CertificateAuthority {
     return { cert: `${leaf.toString('pem')}\n${ca.certPem}`, key: ca.leafKeyPem };
   }
 
-  /** A TLS context presenting a certificate for `hostname`; issued once, then served from memory. */
+  /**
+   * A TLS context presenting a certificate for `hostname`; issued once, then served from memory. One
+   * wildcard certificate covers every name one label below the same parent (foo.archive.org and
+   * bar.archive.org share *.archive.org), so many names cost one certificate; certificates are issued one
+   * at a time, each a task of its own, so a burst of new names never holds the event loop for long.
+   */
   contextFor(hostname: string): Promise<tls.SecureContext> {
-    const name = hostname.toLowerCase();
+    const name = certificateName(hostname.toLowerCase());
     let context = this.contexts.get(name);
     if (!context) {
-      context = this.issue([name]).then((leaf) => tls.createSecureContext(leaf));
+      context = this.#queued(() => this.issue([name])).then((leaf) => tls.createSecureContext(leaf));
       context.catch(() => this.contexts.delete(name));
       this.contexts.set(name, context);
     }
     return context;
   }
+
+  #tail: Promise<unknown> = Promise.resolve();
+
+  #queued<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(work);
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/**
+ * The name to issue for `hostname`: `*.parent` for a name with three labels or more (a wildcard covers
+ * exactly one label, RFC 6125 6.4.3), except right below a public suffix such as co.uk, which clients
+ * refuse; the name itself otherwise (two labels, IP addresses, localhost).
+ */
+export function certificateName(hostname: string): string {
+  if (isIP(hostname) !== 0) return hostname;
+  const labels = hostname.split('.');
+  if (labels.length < 3 || labels[0] === '*') return hostname;
+  const parent = labels.slice(1);
+  const publicSuffixLike = parent.length === 2 && parent[1]!.length === 2 && parent[0]!.length <= 3;
+  return publicSuffixLike ? hostname : `*.${parent.join('.')}`;
 }

@@ -9,7 +9,8 @@ import { HostRouter, hostnameOf, markRealHost } from './real-hosts.js';
 export interface FrontOptions {
   router: HostRouter;
   ca: CertificateAuthority;
-  maxHeaderSize: number;
+  /** Node's server options (header size, timeouts). */
+  server: http.ServerOptions;
 }
 
 export function refusalMessage(hostname: string): string {
@@ -142,9 +143,9 @@ function onConnect(
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** An HTTP server with the timeouts Fastify sets on servers it makes itself. */
-function serverWith(maxHeaderSize: number, fastifyOptions: unknown, listener: Listener): http.Server {
-  const server = http.createServer({ maxHeaderSize }, listener);
+/** An HTTP server with mockyard's server options and the timeouts Fastify sets on servers it makes itself. */
+function serverWith(serverOptions: http.ServerOptions, fastifyOptions: unknown, listener: Listener): http.Server {
+  const server = http.createServer(serverOptions, listener);
   const { keepAliveTimeout, requestTimeout, connectionTimeout } = fastifyOptions as {
     keepAliveTimeout?: number;
     requestTimeout?: number;
@@ -157,14 +158,16 @@ function serverWith(maxHeaderSize: number, fastifyOptions: unknown, listener: Li
 }
 
 /** Fastify's `serverFactory` without real host names: a plain HTTP server (the area ports, tests). */
-export function plainServerFactory(maxHeaderSize: number): (handler: Listener, fastifyOptions: unknown) => http.Server {
-  return (handler, fastifyOptions) => serverWith(maxHeaderSize, fastifyOptions, handler);
+export function plainServerFactory(
+  serverOptions: http.ServerOptions,
+): (handler: Listener, fastifyOptions: unknown) => http.Server {
+  return (handler, fastifyOptions) => serverWith(serverOptions, fastifyOptions, handler);
 }
 
 /** Fastify's `serverFactory`: a plain HTTP server whose request listener routes by host first. */
 export function frontServerFactory(options: FrontOptions): (handler: Listener, fastifyOptions: unknown) => http.Server {
   return (handler, fastifyOptions) => {
-    const server = serverWith(options.maxHeaderSize, fastifyOptions, (req, res) => {
+    const server = serverWith(options.server, fastifyOptions, (req, res) => {
       if (route(options.router, req, res)) handler(req, res);
     });
     server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) =>

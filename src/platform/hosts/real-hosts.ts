@@ -55,8 +55,9 @@ export function hostnameOf(authority: string): string {
   }
   const colon = a.indexOf(':');
   // More than one colon without brackets: a bare IPv6 address.
-  if (colon >= 0 && a.indexOf(':', colon + 1) < 0) return a.slice(0, colon);
-  return a.replace(/\.$/, '');
+  if (colon >= 0 && a.indexOf(':', colon + 1) >= 0) return a;
+  // The root's trailing dot (archive.org.) names the same host, with or without a port.
+  return (colon >= 0 ? a.slice(0, colon) : a).replace(/\.$/, '');
 }
 
 // Where a path outside the host's base path goes: no route matches it, so the area answers its own 404.

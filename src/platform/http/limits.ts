@@ -3,6 +3,7 @@ import { sendMockyardError } from './mockyard-errors.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../area.js';
 import { sendAreaError } from './area-errors.js';
+import type { Config } from '../../config.js';
 
 /** Longest request target (path + query) mockyard serves; nginx-fronted services refuse far less. */
 export const MAX_URL_LENGTH = 16 * 1024;
@@ -13,6 +14,18 @@ export const MAX_QUERY_PARAMETERS = 1000;
  * the area's shape; past this Node itself answers 431.
  */
 export const MAX_HEADER_BYTES = 64 * 1024;
+
+/** Node's server options: header size, and how long a client may take to send its request. */
+export function httpServerOptions(config: Pick<Config, 'headersTimeout' | 'bodyTimeout'>) {
+  return {
+    maxHeaderSize: MAX_HEADER_BYTES,
+    // Node refuses a headers timeout longer than the request timeout.
+    headersTimeout: Math.min(config.headersTimeout, config.bodyTimeout),
+    requestTimeout: config.bodyTimeout,
+    // Node checks the two timeouts this often (its default, 30 s, would let a stalled client stay that much longer).
+    connectionsCheckingInterval: Math.min(1000, config.headersTimeout),
+  };
+}
 
 const pathOf = (url: string): string => {
   const q = url.indexOf('?');

@@ -1,0 +1,42 @@
+// Request bodies in flight share one memory budget: slow or stalled uploads cannot pile up past it.
+import type { FastifyInstance } from 'fastify';
+import type { AreaDefinition } from '../area.js';
+import { sendAreaError } from './area-errors.js';
+
+/** Bytes of request bodies mockyard receives at once, counted by what each may grow to. */
+export const BODIES_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Each request with a body reserves its Content-Length (or, sent chunked, its route's body limit)
+ * before the body is read, and gives it back when the response is done. One that does not fit gets 503
+ * with Retry-After: the server is busy, the request itself may be fine.
+ */
+export function installBodyBudget(
+  app: FastifyInstance,
+  areaOf: (url: string) => AreaDefinition | undefined,
+  budget = BODIES_IN_FLIGHT_BYTES,
+): void {
+  let reserved = 0;
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    const length = request.headers['content-length'];
+    const chunked = request.headers['transfer-encoding'] !== undefined;
+    if (length === undefined && !chunked) return done(null, payload);
+    const limit = request.routeOptions.bodyLimit ?? 1024 * 1024;
+    const declared = Number(length);
+    const bytes = Math.min(chunked || !Number.isFinite(declared) ? limit : declared, limit);
+    if (bytes === 0) return done(null, payload);
+    if (reserved + bytes > budget) {
+      const message = `mockyard is receiving ${reserved} bytes of request bodies and takes at most ${budget} at once; try again shortly.`;
+      reply.header('retry-after', '1');
+      const area = areaOf(request.url);
+      if (area) sendAreaError(area, request, reply, 503, message);
+      else void reply.code(503).send({ statusCode: 503, error: 'Service Unavailable', message });
+      return;
+    }
+    reserved += bytes;
+    reply.raw.once('close', () => {
+      reserved -= bytes;
+    });
+    done(null, payload);
+  });
+}

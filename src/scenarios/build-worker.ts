@@ -1,0 +1,25 @@
+// The scenario builder's process: parses, checks and writes a scenario's database, so the server never does.
+import { buildScenario, parseScenarioText } from './build.js';
+import { ScenarioError } from './errors.js';
+import type { BuildJob, BuildOutcome } from './builder.js';
+
+function run(job: BuildJob): BuildOutcome {
+  try {
+    const text = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength).toString('utf8');
+    return { id: job.id, built: buildScenario(job.name, parseScenarioText(text)) };
+  } catch (err) {
+    if (err instanceof ScenarioError)
+      return { id: job.id, refused: { pointer: err.pointer, problem: err.problem, statusCode: err.statusCode } };
+    // A body shaped to exhaust the checker's recursion is the client's problem, not ours.
+    if (err instanceof RangeError)
+      return {
+        id: job.id,
+        refused: { pointer: '', problem: 'the body is too deeply nested to check', statusCode: 400 },
+      };
+    return { id: job.id, failed: (err as Error).stack ?? String(err) };
+  }
+}
+
+process.on('message', (job: BuildJob) => process.send!(run(job)));
+// The server going away (its IPC channel closing) ends the builder too.
+process.on('disconnect', () => process.exit(0));
