@@ -29,6 +29,9 @@ import type { CertificateAuthority } from './platform/hosts/certificates.js';
 import type { HostRouter } from './platform/hosts/real-hosts.js';
 import { installRequestLog, requestSerializer } from './platform/http/request-log.js';
 import { hintsPlugin } from './platform/http/hints.js';
+import { Stubs } from './stubs/world.js';
+import { stubStepPlugin } from './stubs/plugin.js';
+import { wiremockAdmin } from './stubs/admin.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
@@ -46,6 +49,8 @@ export interface BuildAppOptions {
   queryPool?: QueryPool;
   /** Scenarios shared by several apps (the shared port and --area-ports). Default: a new, empty set. */
   scenarios?: Scenarios;
+  /** Stub mappings shared by several apps. Default: new ones, from --mappings, reset with the runtime. */
+  stubs?: Stubs;
 }
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
@@ -110,6 +115,17 @@ export async function buildApp(
     scenarios = own;
   }
   await app.register(scenarioPlugin, { scenarios, areaOf });
+  let stubs = options.stubs;
+  if (!stubs) {
+    const own = new Stubs({
+      mappingsDir: config.mappingsDir,
+      recordTo: config.recordTo,
+      adminToken: config.adminToken,
+    });
+    const unsubscribe = runtime.onReset(() => own.reset());
+    app.addHook('onClose', async () => unsubscribe());
+    stubs = own;
+  }
 
   installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
   installLimits(app, areaOf);
@@ -121,9 +137,12 @@ export async function buildApp(
   await app.register(openapiPlugin, { areas, prefixed: !options.only });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas });
+  if (config.admin) await app.register(wiremockAdmin, { prefix: '/__admin', stubs, areaOf, only: options.only });
   await app.register(hintsPlugin, { areaOf, config });
   // Before the areas, so its hooks wrap every area route.
   await app.register(controlsPlugin, { areaOf });
+  // The stub step: after the journal and controls, before the area (or the 404 of a path outside every area).
+  await app.register(stubStepPlugin, { stubs, areaOf, only: options.only });
   for (const area of areas) {
     await app.register(areaScope, { prefix: options.only ? '' : area.prefix, area, config });
   }

@@ -39,6 +39,8 @@ export interface Config {
   queryTimeout: number;
   scenariosDir: string | null;
   scenario: string | null;
+  mappingsDir: string | null;
+  recordTo: string | null;
 }
 
 export interface HostMapping {
@@ -457,6 +459,26 @@ export const OPTIONS = [
     description:
       'Load every <dir>/{name}.json as scenario {name} at start-up; with --watch, reload a file when it changes.',
     ...orOff(folder('scenarios dir'), ['']),
+  }),
+  option({
+    key: 'mappingsDir',
+    flag: '--mappings <dir>',
+    env: 'MOCKYARD_MAPPINGS',
+    default: null,
+    shown: 'unset',
+    description:
+      "WireMock stub mappings to load at start-up, in WireMock's layout: <dir>/mappings/**/*.json and <dir>/__files/ (docs/stubs.md).",
+    ...orOff(folder('mappings dir'), ['']),
+  }),
+  option({
+    key: 'recordTo',
+    flag: '--record-to <dir>',
+    env: 'MOCKYARD_RECORD_TO',
+    default: null,
+    shown: 'unset',
+    description:
+      'Write every exchange passed to an upstream (proxyBaseUrl stubs, /__admin/recordings) as a mapping file under <dir>/mappings/, secrets masked.',
+    ...orOff(folder('record-to dir'), ['']),
   }),
   option({
     key: 'scenario',

@@ -22,6 +22,8 @@ import { QueryPool } from './platform/data/query-pool.js';
 import { Scenarios, summary, type ScenarioSummary } from './scenarios/registry.js';
 import { ScenarioFileError, loadScenarioDir, watchScenarioDir } from './scenarios/files.js';
 import { ScenarioError } from './scenarios/errors.js';
+import { Stubs } from './stubs/world.js';
+import { MappingError } from './stubs/errors.js';
 
 export class StartError extends Error {}
 
@@ -174,6 +176,14 @@ export async function startServer(
   const queryPool = new QueryPool();
   const scenarios = new Scenarios(config.scenario);
   runtime.onReset(() => scenarios.clear());
+  let stubs: Stubs;
+  try {
+    stubs = new Stubs({ mappingsDir: config.mappingsDir, recordTo: config.recordTo, adminToken: config.adminToken });
+  } catch (err) {
+    if (err instanceof MappingError) throw new StartError(`--mappings: ${err.message}`);
+    throw err;
+  }
+  runtime.onReset(() => stubs.reset());
   let watcher: FixtureWatcher | undefined;
   let scenarioWatcher: { close(): void } | undefined;
   let tlsServer: TlsServer | undefined;
@@ -201,7 +211,7 @@ export async function startServer(
     // Made (or loaded) now so its certificate file exists once mockyard says it is ready; without a
     // writable folder mockyard still serves, and only TLS reports the problem.
     await ca.ready().catch((err: Error) => progress(`no local CA, so no TLS for real host names: ${err.message}`));
-    const app = await buildApp(config, stores, { runtime, realHosts: { router, ca }, queryPool, scenarios });
+    const app = await buildApp(config, stores, { runtime, realHosts: { router, ca }, queryPool, scenarios, stubs });
     apps.push(app);
     await listen(app, config.host, config.port);
     let tlsUrl: string | null = null;
@@ -213,7 +223,7 @@ export async function startServer(
     const areaUrls: Partial<Record<AreaName, string>> = {};
     if (config.areaPorts !== null) {
       for (const [i, area] of AREAS.entries()) {
-        const areaApp = await buildApp(config, stores, { only: area, runtime, queryPool, scenarios });
+        const areaApp = await buildApp(config, stores, { only: area, runtime, queryPool, scenarios, stubs });
         apps.push(areaApp);
         await listen(areaApp, config.host, config.areaPorts + i);
         areaUrls[area.name] = urlOf(areaApp, config);

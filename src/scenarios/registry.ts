@@ -8,6 +8,8 @@ import { buildScenario, type AreaCounts } from './build.js';
 import { ScenarioError } from './errors.js';
 import { SCENARIO_LIMITS, SCENARIO_NAME } from './schema.js';
 import type { FixtureStore } from '../platform/data/fixture-store.js';
+import { MappingError } from '../stubs/errors.js';
+import { StubStore } from '../stubs/store.js';
 
 export const SCENARIO_HEADER = 'mockyard-scenario';
 
@@ -17,6 +19,26 @@ export interface Scenario {
   areas: ReadonlySet<AreaName>;
   store: FixtureStore;
   counts: AreaCounts;
+  /** The scenario's own stub mappings (its `stubs` or `mappings` member), or null. */
+  stubs: StubStore | null;
+}
+
+/** A scenario's `stubs` / `mappings` members as a store of their own; the rest of the body is the areas' records. */
+function scenarioStubs(body: unknown): { stubs: StubStore | null; areas: unknown } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { stubs: null, areas: body };
+  const { stubs, mappings, ...areas } = body as Record<string, unknown>;
+  if (stubs === undefined && mappings === undefined) return { stubs: null, areas: body };
+  const member = stubs !== undefined ? 'stubs' : 'mappings';
+  const list = stubs ?? mappings;
+  if (!Array.isArray(list)) throw new ScenarioError(`/${member}`, 'must be a list of WireMock stub mappings');
+  const store = new StubStore();
+  try {
+    store.addAll(list, (i) => `/${member}/${i}`);
+  } catch (err) {
+    if (err instanceof MappingError) throw new ScenarioError(err.field, err.message.slice(err.field.length + 2));
+    throw err;
+  }
+  return { stubs: store, areas };
 }
 
 export interface ScenarioSummary {
@@ -65,8 +87,9 @@ export class Scenarios {
         409,
       );
     }
-    const built = buildScenario(name, body);
-    const scenario: Scenario = { name, areas: built.areas, store: built.store, counts: built.counts };
+    const { stubs, areas } = scenarioStubs(body);
+    const built = buildScenario(name, areas);
+    const scenario: Scenario = { name, areas: built.areas, store: built.store, counts: built.counts, stubs };
     this.#storeCleanup.set(built.store, built.cleanup);
     this.#byName.set(name, scenario);
     if (old) this.#retire(old);

@@ -21,7 +21,9 @@ const stringMap = (description?: string) =>
 export const JournalEntrySchema = Type.Object({
   id: Type.Integer({ description: 'Increases with every journaled request' }),
   method: Type.String(),
-  area: Type.String(),
+  area: Type.Union([Type.String(), Type.Null()], {
+    description: 'null for a request outside every area (a stub saw it)',
+  }),
   operationId: Type.Union([Type.String(), Type.Null()], { description: 'null for a path the area does not have' }),
   path: Type.String(),
   query: stringMap('api_key values masked as ***'),
@@ -62,25 +64,30 @@ function filterSchema(areas: readonly AreaDefinition[], withLimit: boolean) {
   });
 }
 
+/** --admin-token: every route of `app` (an admin plugin's scope) needs `Authorization: Bearer <token>`. */
+export function installAdminToken(app: Pick<FastifyInstance, 'addHook'>, adminToken: string | null): void {
+  if (adminToken === null) return;
+  const token = Buffer.from(`Bearer ${adminToken}`);
+  app.addHook('onRequest', async (request, reply) => {
+    const given = Buffer.from(request.headers.authorization ?? '');
+    if (given.length !== token.length || !timingSafeEqual(given, token)) {
+      return reply.code(401).header('www-authenticate', 'Bearer realm="mockyard"').send({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: 'Admin routes need Authorization: Bearer <the --admin-token value>',
+      });
+    }
+  });
+}
+
 export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOptions): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { runtime, config } = root;
-  const token = config.adminToken === null ? null : Buffer.from(`Bearer ${config.adminToken}`);
+  const token = config.adminToken;
   const unauthorized = { 401: ErrorSchema };
   const security = token ? [{ mockyardAdmin: [] }] : undefined;
 
-  if (token) {
-    app.addHook('onRequest', async (request, reply) => {
-      const given = Buffer.from(request.headers.authorization ?? '');
-      if (given.length !== token.length || !timingSafeEqual(given, token)) {
-        return reply.code(401).header('www-authenticate', 'Bearer realm="mockyard"').send({
-          statusCode: 401,
-          error: 'Unauthorized',
-          message: 'Admin routes need Authorization: Bearer <the --admin-token value>',
-        });
-      }
-    });
-  }
+  installAdminToken(app, config.adminToken);
 
   app.get(
     '/requests',

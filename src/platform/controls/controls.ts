@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../area.js';
 import type { Config } from '../../config.js';
 import { documentedErrorStatuses, sendAreaError } from '../http/area-errors.js';
+import { requestNotes } from './journal.js';
 import { dropConnection, malformedPayload, slowPayload } from './faults.js';
 import { PreferError, parsePrefer, type FaultKind, type Preferences } from './prefer.js';
 import { between } from '../../../fixtures/lib/prng.js';
@@ -51,6 +52,7 @@ function journalStep(runtime: Runtime, request: FastifyRequest, reply: FastifyRe
       fault: state.fault,
       forced: state.forced,
       scenario: request.scenario?.name ?? null,
+      ...requestNotes.get(request.raw),
     });
   });
 }
