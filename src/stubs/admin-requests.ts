@@ -126,7 +126,10 @@ export function requestRoutes(app: FastifyInstance, ctx: AdminContext): void {
     journal.clear();
     return {};
   });
-  app.post('/requests/count', async (request) => ({ count: matching(patternOf(request.body)).length }));
+  app.post('/requests/count', async (request) => ({
+    count: matching(patternOf(request.body)).length,
+    requestJournalDisabled: false,
+  }));
   app.post('/requests/find', async (request) => ({
     requests: matching(patternOf(request.body)).map((r) => loggedRequest(app, ctx, r)),
   }));
