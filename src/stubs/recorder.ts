@@ -44,11 +44,28 @@ function requestPattern(req: StubRequest, captureHeaders: readonly string[]): Re
   return out;
 }
 
-function responseDefinition(answer: UpstreamAnswer, adminToken: string | null): Record<string, unknown> {
+/** The credentials a request carried (secret query values, secret headers' tokens), to keep out of what is saved. */
+function secretsOf(req: StubRequest, adminToken: string | null): string[] {
+  const out: string[] = adminToken ? [adminToken] : [];
+  for (const [name, values] of req.query) if (isSecretName(name)) out.push(...values);
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (!isSecretName(name) || value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) {
+      const space = v.indexOf(' ');
+      out.push(space > 0 && name.endsWith('authorization') ? v.slice(space + 1) : v);
+    }
+  }
+  // Short values would mask ordinary text; longest first, so a value is not half-masked by a shorter one.
+  return out.filter((v) => v.length >= 4).sort((a, b) => b.length - a.length);
+}
+
+const hide = (text: string, secrets: readonly string[]) => secrets.reduce((t, s) => t.split(s).join(MASK), text);
+
+function responseDefinition(answer: UpstreamAnswer, secrets: readonly string[]): Record<string, unknown> {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of answer.headers) {
     if (name === 'date') continue;
-    const shown = isSecretName(name) || name === 'set-cookie' ? MASK : value;
+    const shown = isSecretName(name) || name === 'set-cookie' ? MASK : hide(value, secrets);
     const prev = headers[name];
     headers[name] = prev === undefined ? shown : Array.isArray(prev) ? [...prev, shown] : [prev, shown];
   }
@@ -56,9 +73,7 @@ function responseDefinition(answer: UpstreamAnswer, adminToken: string | null): 
   if (answer.body.length === 0) return out;
   const type = answer.headers.find(([n]) => n === 'content-type')?.[1] ?? '';
   if (TEXTUAL.test(type)) {
-    let text = answer.body.toString('utf8');
-    if (adminToken) text = text.split(adminToken).join(MASK);
-    out.body = text;
+    out.body = hide(answer.body.toString('utf8'), secrets);
   } else out.base64Body = answer.body.toString('base64');
   return out;
 }
@@ -117,7 +132,7 @@ export class Recorder {
       id,
       name: `${req.method.toLowerCase()} ${req.path}`.slice(0, 200),
       request: requestPattern(req, this.#captureHeaders),
-      response: responseDefinition(answer, this.adminToken),
+      response: responseDefinition(answer, secretsOf(req, this.adminToken)),
     };
     const capture = { key, mapping };
     if (this.#status === 'Recording') this.#session.push(capture);

@@ -33,18 +33,34 @@ const MAPPINGS = [
   },
   {
     id: id(5),
-    request: { method: 'POST', urlPath: '/json', bodyPatterns: [{ equalToJson: { a: [1, 2] }, ignoreArrayOrder: true, ignoreExtraElements: true }] },
+    request: {
+      method: 'POST',
+      urlPath: '/json',
+      bodyPatterns: [{ equalToJson: { a: [1, 2] }, ignoreArrayOrder: true, ignoreExtraElements: true }],
+    },
     response: { status: 202, body: 'json body' },
   },
   {
     id: id(6),
-    request: { method: 'POST', urlPath: '/jsonpath', bodyPatterns: [{ matchesJsonPath: { expression: '$.user.name', matches: 'a.*' } }] },
+    request: {
+      method: 'POST',
+      urlPath: '/jsonpath',
+      bodyPatterns: [{ matchesJsonPath: { expression: '$.user.name', matches: 'a.*' } }],
+    },
     response: { status: 200, base64Body: Buffer.from([0, 1, 2, 255]).toString('base64') },
   },
   {
     id: id(7),
-    request: { method: 'GET', urlPath: '/headers', headers: { 'X-Key': { matches: 'k-[a-z]+' }, 'X-Gone': { absent: true } } },
-    response: { status: 403, headers: { 'Content-Type': 'application/json', 'Set-Cookie': ['a=1', 'b=2'] }, body: '{"error":"forbidden"}' },
+    request: {
+      method: 'GET',
+      urlPath: '/headers',
+      headers: { 'X-Key': { matches: 'k-[a-z]+' }, 'X-Gone': { absent: true } },
+    },
+    response: {
+      status: 403,
+      headers: { 'Content-Type': 'application/json', 'Set-Cookie': ['a=1', 'b=2'] },
+      body: '{"error":"forbidden"}',
+    },
   },
   {
     id: id(8),
@@ -58,12 +74,33 @@ const MAPPINGS = [
   },
   {
     id: id(10),
-    request: { method: 'GET', urlPath: '/logic', queryParameters: { v: { or: [{ equalTo: 'x' }, { and: [{ contains: 'y' }, { doesNotMatch: '.*z.*' }] }] } } },
+    request: {
+      method: 'GET',
+      urlPath: '/logic',
+      queryParameters: { v: { or: [{ equalTo: 'x' }, { and: [{ contains: 'y' }, { doesNotMatch: '.*z.*' }] }] } },
+    },
     response: { status: 200, body: 'logic' },
   },
-  { id: id(11), scenarioName: 's', requiredScenarioState: 'Started', newScenarioState: 'two', request: { method: 'GET', urlPath: '/step' }, response: { body: 'one' } },
-  { id: id(12), scenarioName: 's', requiredScenarioState: 'two', request: { method: 'GET', urlPath: '/step' }, response: { body: 'two' } },
-  { id: id(13), request: { method: 'PUT', urlPath: '/contains', bodyPatterns: [{ contains: 'needle' }] }, response: { status: 200, body: 'found' } },
+  {
+    id: id(11),
+    scenarioName: 's',
+    requiredScenarioState: 'Started',
+    newScenarioState: 'two',
+    request: { method: 'GET', urlPath: '/step' },
+    response: { body: 'one' },
+  },
+  {
+    id: id(12),
+    scenarioName: 's',
+    requiredScenarioState: 'two',
+    request: { method: 'GET', urlPath: '/step' },
+    response: { body: 'two' },
+  },
+  {
+    id: id(13),
+    request: { method: 'PUT', urlPath: '/contains', bodyPatterns: [{ contains: 'needle' }] },
+    response: { status: 200, body: 'found' },
+  },
 ];
 
 const basic = `Basic ${Buffer.from('u:p').toString('base64')}`;
@@ -78,8 +115,18 @@ const REQUESTS: { method?: string; url: string; headers?: Record<string, string>
   { url: '/items/abc' },
   { method: 'POST', url: '/json', body: '{"a":[2,1],"extra":true}', headers: { 'content-type': 'application/json' } },
   { method: 'POST', url: '/json', body: '{"a":[1,3]}', headers: { 'content-type': 'application/json' } },
-  { method: 'POST', url: '/jsonpath', body: '{"user":{"name":"ann"}}', headers: { 'content-type': 'application/json' } },
-  { method: 'POST', url: '/jsonpath', body: '{"user":{"name":"bob"}}', headers: { 'content-type': 'application/json' } },
+  {
+    method: 'POST',
+    url: '/jsonpath',
+    body: '{"user":{"name":"ann"}}',
+    headers: { 'content-type': 'application/json' },
+  },
+  {
+    method: 'POST',
+    url: '/jsonpath',
+    body: '{"user":{"name":"bob"}}',
+    headers: { 'content-type': 'application/json' },
+  },
   { url: '/headers', headers: { 'x-key': 'k-abc' } },
   { url: '/headers', headers: { 'x-key': 'k-abc', 'x-gone': '1' } },
   { url: '/headers', headers: { 'x-key': 'K-ABC' } },
@@ -99,7 +146,16 @@ const REQUESTS: { method?: string; url: string; headers?: Record<string, string>
 
 /** The headers a client acts on; Date, lengths and connection handling differ by server and do not count. */
 // Content-Encoding too: WireMock gzips for fetch's Accept-Encoding, fetch unzips, and the bodies compared are the decoded ones.
-const IGNORED = new Set(['content-encoding', 'date', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'vary', 'server']);
+const IGNORED = new Set([
+  'content-encoding',
+  'date',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'vary',
+  'server',
+]);
 
 async function answer(base: string, r: (typeof REQUESTS)[number]) {
   const res = await fetch(base + r.url, { method: r.method ?? 'GET', headers: r.headers, body: r.body });
@@ -117,9 +173,13 @@ function startWireMock(root: string): Promise<{ child: ChildProcess; url: string
   const require = createRequire(import.meta.url);
   const buildDir = path.join(path.dirname(require.resolve('wiremock/package.json')), 'build');
   const jar = path.join(buildDir, readdirSync(buildDir).find((f) => f.endsWith('.jar'))!);
-  const child = spawn('java', ['-jar', jar, '--port', '0', '--bind-address', '127.0.0.1', '--disable-banner', '--root-dir', root], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'java',
+    ['-jar', jar, '--port', '0', '--bind-address', '127.0.0.1', '--disable-banner', '--root-dir', root],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -161,7 +221,9 @@ describe.skipIf(!hasJava && !needJava)('the same mappings in WireMock 3 and in m
       try {
         expect(ours).toEqual(theirs);
       } catch {
-        differences.push(`${r.method ?? 'GET'} ${r.url}: WireMock ${JSON.stringify(theirs)} mockyard ${JSON.stringify(ours)}`);
+        differences.push(
+          `${r.method ?? 'GET'} ${r.url}: WireMock ${JSON.stringify(theirs)} mockyard ${JSON.stringify(ours)}`,
+        );
       }
     }
     expect(differences).toEqual([]);
