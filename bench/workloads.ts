@@ -5,6 +5,7 @@ import { dkanShapes, largestResource, sqlForRequest } from './dkan-shapes.js';
 import type { ProbeResult } from './dkan-probe.js';
 import type { LoadResult } from './lib.js';
 import { scenarioCreation, scenarioSpeed } from './scenarios.js';
+import { STUB_MAPPINGS, STUB_PATH, stubMappingsDir } from './stubs.js';
 
 export interface BenchContext {
   dataDir: string;
@@ -169,6 +170,17 @@ function dkanMix(id: string, title: string, scale: 1 | 10): Workload {
 }
 
 export const workloads: Workload[] = [
+  {
+    id: 'S-stub',
+    title: `A WireMock stub answering, ${STUB_MAPPINGS} mappings loaded`,
+    get serverArgs() {
+      return ['--mappings', stubMappingsDir()];
+    },
+    baselines: REPLAY,
+    headers: () => ({ accept: 'application/json' }),
+    paths: () => [STUB_PATH],
+    check: atLeast(`S stub answer with ${STUB_MAPPINGS} mappings`, 0.5),
+  },
   {
     id: 'B-national',
     title: 'MarketCheck national ranking',

@@ -118,7 +118,7 @@ export async function buildApp(
   let stubs = options.stubs;
   if (!stubs) {
     const own = new Stubs({
-      mappingsDir: config.mappingsDir,
+      mappingsDir: config.mappings,
       recordTo: config.recordTo,
       adminToken: config.adminToken,
     });

@@ -39,7 +39,8 @@ export interface Config {
   queryTimeout: number;
   scenariosDir: string | null;
   scenario: string | null;
-  mappingsDir: string | null;
+  /** --mappings: a WireMock directory (mappings/, __files/). */
+  mappings: string | null;
   recordTo: string | null;
 }
 
@@ -461,7 +462,7 @@ export const OPTIONS = [
     ...orOff(folder('scenarios dir'), ['']),
   }),
   option({
-    key: 'mappingsDir',
+    key: 'mappings',
     flag: '--mappings <dir>',
     env: 'MOCKYARD_MAPPINGS',
     default: null,

@@ -178,7 +178,7 @@ export async function startServer(
   runtime.onReset(() => scenarios.clear());
   let stubs: Stubs;
   try {
-    stubs = new Stubs({ mappingsDir: config.mappingsDir, recordTo: config.recordTo, adminToken: config.adminToken });
+    stubs = new Stubs({ mappingsDir: config.mappings, recordTo: config.recordTo, adminToken: config.adminToken });
   } catch (err) {
     if (err instanceof MappingError) throw new StartError(`--mappings: ${err.message}`);
     throw err;

@@ -4,12 +4,12 @@ import { Readable } from 'node:stream';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../platform/area.js';
-import { JOURNAL_BODY_BYTES, requestNotes } from '../platform/controls/journal.js';
+import { JOURNAL_BODY_BYTES, type RequestNote, requestNotes } from '../platform/controls/journal.js';
 import { OUTSIDE_BASE, hostnameOf, realHostOf } from '../platform/hosts/real-hosts.js';
 import { sendAreaError } from '../platform/http/area-errors.js';
 import { answerWith, forward, sendAnswer } from './answer.js';
 import { StubRequest } from './request.js';
-import type { Stubs } from './world.js';
+import type { Matched, Stubs } from './world.js';
 
 /** Largest request body the stub step reads (Fastify's own default body limit). */
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
@@ -97,10 +97,13 @@ async function stubStep(app: FastifyInstance, opts: StubStepOptions): Promise<vo
   const { runtime } = app;
 
   /** Answers the request from a stub or the recording target; false when it goes on to the area. */
-  const decide = async (request: FastifyRequest, reply: FastifyReply, view: StubRequest): Promise<boolean> => {
+  const decide = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    view: StubRequest,
+    matched: Matched | undefined,
+  ): Promise<void> => {
     const target = stubs.recorder.target;
-    const matched = target === null ? stubs.match(view, request.scenario?.stubs) : undefined;
-    if (target === null && !matched) return false;
     const note = requestNotes.get(request.raw);
     if (matched) {
       if (note) note.stubId = matched.stub.id;
@@ -109,10 +112,7 @@ async function stubStep(app: FastifyInstance, opts: StubStepOptions): Promise<vo
       if (delay > 0) await sleep(delay, undefined, { signal: runtime.shutdownSignal }).catch(() => undefined);
     }
     const proxy = target ?? matched?.stub.response.proxyBaseUrl ?? null;
-    if (proxy === null) {
-      await answerWith(matched!.stub, request, reply, stubs.filesRoot);
-      return true;
-    }
+    if (proxy === null) return answerWith(matched!.stub, request, reply, stubs.filesRoot);
     try {
       const answer = await forward(proxy, view, matched?.stub.response.proxyHeaders ?? [], runtime.shutdownSignal);
       stubs.recorder.capture(view, answer);
@@ -124,7 +124,6 @@ async function stubStep(app: FastifyInstance, opts: StubStepOptions): Promise<vo
         `Network failure trying to make a proxied request from mockyard to ${proxy}${view.url}\n${(err as Error).message}`,
       );
     }
-    return true;
   };
 
   app.addHook('preParsing', (request, reply, payload, done) => {
@@ -134,19 +133,32 @@ async function stubStep(app: FastifyInstance, opts: StubStepOptions): Promise<vo
     const area = areaOf(request.url);
     const seen = realView(request.url, area, only, realHostOf(request.raw), request.headers.host);
     if (!seen) return done(null, payload);
-    const note = { seenAs: seen };
+    const note: RequestNote = { seenAs: seen };
     requestNotes.set(request.raw, note);
     if (!area) journalFree(runtime, request, reply);
     const length = request.headers['content-length'];
     const hasBody = request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
     const go = (body: Buffer | undefined) => {
       const view = new StubRequest(request.method, seen.url, seen.host, request.headers, body);
-      decide(request, reply, view).then(
-        (answered) => {
-          if (!answered) done(null, body === undefined ? payload : Readable.from([body]));
-        },
-        (err: Error) => done(err),
-      );
+      const target = stubs.recorder.target;
+      const matched = target === null ? stubs.match(view, request.scenario?.stubs) : undefined;
+      if (target === null && !matched) return done(null, body === undefined ? payload : Readable.from([body]));
+      const r = matched?.stub.response;
+      // The common answer (bytes from the mapping, no delay, no upstream) goes out without a promise.
+      if (
+        r &&
+        target === null &&
+        r.delayMs === 0 &&
+        r.proxyBaseUrl === null &&
+        r.bodyFileName === null &&
+        r.fault === null
+      ) {
+        note.stubId = matched.stub.id;
+        matched.store.served(matched.stub);
+        sendAnswer(reply, r.status, r.headers, r.body, matched.stub.id);
+        return;
+      }
+      decide(request, reply, view, matched).catch((err: Error) => done(err));
     };
     if (!hasBody) return go(undefined);
     readBody(payload, MAX_REQUEST_BODY_BYTES).then(
@@ -157,7 +169,7 @@ async function stubStep(app: FastifyInstance, opts: StubStepOptions): Promise<vo
           else reply.code(413).send({ statusCode: 413, error: 'Payload Too Large', message });
           return;
         }
-        Object.assign(note, { body: body.subarray(0, JOURNAL_BODY_BYTES) });
+        note.body = body.subarray(0, JOURNAL_BODY_BYTES);
         go(body);
       },
       (err: Error) => done(err),

@@ -69,7 +69,7 @@ describe('passthrough and recording', () => {
     expect(JSON.parse(saved).request).toEqual({ method: 'GET', url: '/up/one?x=1' });
     expect(saved).not.toContain('upstream-session');
     // The recorded set loads with --mappings and answers with the upstream gone.
-    const { app: replay } = await testApp({ mappingsDir: recordDir });
+    const { app: replay } = await testApp({ mappings: recordDir });
     const again = await replay.inject('/up/one?x=1');
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ path: '/up/one?x=1', auth: 'Bearer abc' });
@@ -131,7 +131,7 @@ describe('--mappings DIR in WireMock layout', () => {
   });
 
   it('loads mappings/ recursively and sends __files bodies, never a file outside __files', async () => {
-    const { app: served } = await testApp({ mappingsDir: dir });
+    const { app: served } = await testApp({ mappings: dir });
     expect((await served.inject('/file')).json()).toEqual({ hello: 'file' });
     for (const url of ['/escape', '/link']) {
       const res = await served.inject(url);

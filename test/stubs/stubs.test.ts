@@ -183,7 +183,7 @@ describe('one world with the areas', () => {
       urlPath: '/v2/stubbed',
       queryParameters: { api_key: { equalTo: 'secret123' } },
     });
-    expect(count.json()).toEqual({ count: 1 });
+    expect(count.json()).toMatchObject({ count: 1 });
   });
 });
 
