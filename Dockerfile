@@ -1,5 +1,5 @@
 # Build stage: compile TypeScript, the SQLite addon and the fixture database.
-# Node 24 is the current LTS line; the package supports Node 22 and later (package.json engines).
+# Node 24 is an LTS line in the supported range (package.json engines: Node 22.12+ and 24).
 ARG NODE_MAJOR=24
 FROM node:${NODE_MAJOR}-bookworm-slim AS build
 # `npm ci` builds better-sqlite3 from source (npm runs node-gyp for a binding.gyp when installing from

@@ -6,31 +6,28 @@ import { AREAS } from './areas/index.js';
 import type { AreaDefinition } from './platform/area.js';
 import type { Config } from './config.js';
 import { installRootErrorHandling } from './platform/http/errors.js';
-import { storePlugin, type Stores } from './platform/data/stores.js';
-import { Scenarios, rewriteScenarioPrefix, scenarioPlugin } from './scenarios/registry.js';
+import type { Stores } from './platform/data/stores.js';
+import { Scenarios, rewriteScenarioPrefix } from './scenarios/registry.js';
 import { areaScope } from './platform/http/area-errors.js';
 import { mockyardRoutes } from './platform/admin/mockyard-routes.js';
 import { openapiPlugin } from './platform/docs/openapi.js';
 import { adminRoutes } from './platform/admin/admin-routes.js';
-import { controlsPlugin } from './platform/controls/controls.js';
+import { dashboardPage } from './platform/dashboard/page.js';
+import { frontDoor } from './platform/admin/front-door.js';
+import { packageVersion } from './paths.js';
 import { Runtime } from './platform/controls/runtime.js';
 import { QueryPool } from './platform/data/query-pool.js';
 import { lazyCompilersFactory } from './platform/http/lazy-compilers.js';
-import {
-  adminOriginAllowed,
-  corsOptions,
-  installAdminCors,
-  installAdminGuard,
-} from './platform/admin/browser-policy.js';
+import { corsOptions, installAdminPolicy } from './platform/admin/browser-policy.js';
 import { clientErrorHandler } from './platform/http/client-errors.js';
-import { MAX_HEADER_BYTES, areaResolver, frameworkErrorHandler, installLimits } from './platform/http/limits.js';
-import { frontServerFactory } from './platform/hosts/proxy.js';
+import { MAX_HEADER_BYTES, areaResolver, frameworkErrorHandler } from './platform/http/limits.js';
+import { frontServerFactory, plainServerFactory } from './platform/hosts/proxy.js';
+import { Pipeline } from './platform/http/pipeline.js';
 import type { CertificateAuthority } from './platform/hosts/certificates.js';
 import type { HostRouter } from './platform/hosts/real-hosts.js';
 import { installRequestLog, requestSerializer } from './platform/http/request-log.js';
-import { hintsPlugin } from './platform/http/hints.js';
 import { Stubs } from './stubs/world.js';
-import { stubStepPlugin } from './stubs/plugin.js';
+import { StubStep } from './stubs/plugin.js';
 import { wiremockAdmin } from './stubs/admin.js';
 
 export interface BuildAppOptions {
@@ -56,8 +53,9 @@ export interface BuildAppOptions {
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   if (config.logLevel === 'silent') return false;
   const serializers = { req: requestSerializer(config) };
-  // Pretty output is for people at a terminal; pipes and containers get JSON lines.
-  if (process.stdout.isTTY) {
+  // Pretty output is for people at a terminal; pipes, containers and log collectors get JSON lines.
+  const pretty = config.logFormat === null ? process.stdout.isTTY === true : config.logFormat === 'pretty';
+  if (pretty) {
     return {
       level: config.logLevel,
       serializers,
@@ -75,13 +73,22 @@ export async function buildApp(
   const areas = options.only ? [options.only] : (options.areas ?? AREAS);
   const areaOf = areaResolver(areas, options.only);
   const realHosts = options.only ? undefined : options.realHosts;
+  const runtime = options.runtime ?? new Runtime(config);
+  const ownScenarios = options.scenarios ? null : new Scenarios(config.scenario);
+  const scenarios = options.scenarios ?? ownScenarios!;
+  const pipeline = new Pipeline({ config, runtime, stores, scenarios, areas, areaOf });
+  const server = realHosts
+    ? frontServerFactory({ ...realHosts, maxHeaderSize: MAX_HEADER_BYTES })
+    : plainServerFactory(MAX_HEADER_BYTES);
+  // Below debug, requests share the app's logger: a child per request costs more than a cached answer.
+  const perRequestLogger = config.logLevel === 'debug' || config.logLevel === 'trace';
   const app = Fastify({
-    http: { maxHeaderSize: MAX_HEADER_BYTES },
-    ...(realHosts ? { serverFactory: frontServerFactory({ ...realHosts, maxHeaderSize: MAX_HEADER_BYTES }) } : {}),
+    serverFactory: (handler, opts) => server(pipeline.front(handler), opts),
     schemaController: { compilersFactory: lazyCompilersFactory() },
     frameworkErrors: frameworkErrorHandler(areaOf),
     clientErrorHandler: clientErrorHandler(areaOf),
     logger: loggerOptions(config),
+    ...(perRequestLogger ? {} : { childLoggerFactory: (logger) => logger }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     // Keep-alive sockets that are idle are closed at shutdown; busy ones finish their request first.
     forceCloseConnections: 'idle',
@@ -98,51 +105,50 @@ export async function buildApp(
 
   // Platform decorations first, in one place: every plugin below may rely on them.
   app.decorate('config', config);
-  const runtime = options.runtime ?? new Runtime(config);
   app.decorate('runtime', runtime);
   app.decorate('queryPool', options.queryPool ?? new QueryPool());
   if (!options.queryPool) app.addHook('onClose', () => app.queryPool.close());
-  await app.register(storePlugin, { stores });
-  let scenarios = options.scenarios;
-  if (!scenarios) {
+  if (ownScenarios) {
     // This app owns its scenarios: reset removes them, closing the app closes their stores.
-    const own = new Scenarios(config.scenario);
-    const unsubscribe = runtime.onReset(() => own.clear());
+    const unsubscribe = runtime.onReset(() => ownScenarios.clear());
     app.addHook('onClose', async () => {
       unsubscribe();
-      own.close();
+      ownScenarios.close();
     });
-    scenarios = own;
   }
-  await app.register(scenarioPlugin, { scenarios, areaOf });
+  // A new generation of data or a changed scenario empties the answer cache.
+  const stopSwap = stores.onSwap(() => runtime.answers.clear());
+  const stopScenarios = scenarios.onChange(() => runtime.answers.clear());
+  app.addHook('onClose', async () => {
+    stopSwap();
+    stopScenarios();
+  });
+
   let stubs = options.stubs;
   if (!stubs) {
-    const own = new Stubs({
-      mappingsDir: config.mappings,
-      recordTo: config.recordTo,
-      adminToken: config.adminToken,
-    });
+    const own = new Stubs({ mappingsDir: config.mappings, recordTo: config.recordTo, adminToken: config.adminToken });
     const unsubscribe = runtime.onReset(() => own.reset());
     app.addHook('onClose', async () => unsubscribe());
     stubs = own;
   }
+  const stubStep = new StubStep({ stubs, areaOf, only: options.only, runtime, scenarios });
+  pipeline.stubs = stubStep;
 
-  installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
-  installLimits(app, areaOf);
-  installRootErrorHandling(app, !options.only);
-  // Browser policy (browser-policy.ts): admin routes only for listed origins, no state change from a form.
+  // CORS first (its headers go on every answer, cached ones included), then the one pipeline of area requests.
   await app.register(cors, corsOptions(config));
-  installAdminCors(app, config);
-  installAdminGuard(app, adminOriginAllowed(config));
+  pipeline.install(app);
+  pipeline.requestLog = installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
+  installRootErrorHandling(app, !options.only);
+  installAdminPolicy(app, config);
   await app.register(openapiPlugin, { areas, prefixed: !options.only });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) await app.register(wiremockAdmin, { prefix: '/__admin', stubs, areaOf, only: options.only });
-  await app.register(hintsPlugin, { areaOf, config });
-  // Before the areas, so its hooks wrap every area route.
-  await app.register(controlsPlugin, { areaOf });
-  // The stub step: after the journal and controls, before the area (or the 404 of a path outside every area).
-  await app.register(stubStepPlugin, { stubs, areaOf, only: options.only });
+  // Requests with a body, and paths outside every area, reach the stubs once Fastify has their bytes.
+  stubStep.installBodyStep(app);
+  await app.register(dashboardPage, { prefix: '/__mockyard', areas });
+  // An area on its own port owns its root path.
+  if (!options.only) await app.register(frontDoor, { areas, version: packageVersion() });
   for (const area of areas) {
     await app.register(areaScope, { prefix: options.only ? '' : area.prefix, area, config });
   }

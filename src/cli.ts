@@ -1,7 +1,4 @@
 #!/usr/bin/env node
-// The `mockyard` command: serve (default) or build the fixture database.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import closeWithGrace from 'close-with-grace';
 import { AREAS } from './areas/index.js';
@@ -17,7 +14,7 @@ import {
 } from './config.js';
 import { loadConfigFile } from './config-file.js';
 import { watchParent } from './parent-watch.js';
-import { packageRoot } from './paths.js';
+import { packageVersion } from './paths.js';
 import { ensureCa } from './platform/hosts/certificates.js';
 import { trustInstructions } from './platform/hosts/trust.js';
 import { StartError, ensureFixtures, startServer, type RunningMockyard } from './server.js';
@@ -57,9 +54,7 @@ function configFrom(flags: Record<string, unknown>): Config {
   return resolveConfig(input, process.env, file ? loadConfigFile(file) : {});
 }
 
-function version(): string {
-  return (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-}
+const version = packageVersion;
 
 /** What a person starting mockyard wants next: where the docs, the tokens and each area are. */
 export function banner(running: RunningMockyard, mockyardVersion: string): string {
@@ -69,10 +64,12 @@ export function banner(running: RunningMockyard, mockyardVersion: string): strin
     `  docs        ${url}/docs  (Swagger UI; the document is ${url}/openapi.json)`,
     `  fixtures    ${url}/__mockyard/fixtures  (identifiers, keys and tokens to try)`,
     `  health      ${url}/__mockyard/health`,
+    `  dashboard   ${url}/__mockyard/`,
   ];
   for (const area of AREAS) {
+    const shared = `${url}${area.prefix}`;
     const own = running.areaUrls[area.name];
-    lines.push(`  ${area.name.padEnd(11)} ${url}${area.prefix}${own ? `  and ${own}` : ''}  (for ${area.upstream})`);
+    lines.push(`  ${area.name.padEnd(11)} ${shared}${own !== shared ? `  and ${own}` : ''}  (for ${area.upstream})`);
   }
   if (running.tlsUrl)
     lines.push(`  https       ${running.tlsUrl}  (CA certificate ${running.caCertPath}; see \`mockyard ca\`)`);
@@ -82,7 +79,8 @@ export function banner(running: RunningMockyard, mockyardVersion: string): strin
 const program = new Command('mockyard')
   .description('Mock server for Internet Archive, MarketCheck, App Center, AGCO ATS and DKAN clients')
   .version(version(), '-V, --version', 'print the version and exit')
-  .showHelpAfterError()
+  // "did you mean" and one pointer, not 130 lines of help after a typo.
+  .showHelpAfterError('(mockyard --help lists every option)')
   // Options after `fixtures` belong to it (`mockyard fixtures --scale 10`), not to the server command.
   .enablePositionalOptions()
   .exitOverride();
@@ -91,12 +89,16 @@ addOptions(program).action(async (flags: Record<string, unknown>) => {
   const config = configFrom(flags);
   const running = await startServer(config, progress);
   process.stdout.write(banner(running, version()));
+  let closing = false;
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    closing = true;
     if (err) running.app.log.error({ err }, 'closing after an error');
     else running.app.log.info({ signal }, 'shutting down');
     await running.close();
   });
   watchParent(() => {
+    // npm forwards the signal that stopped it, so shutdown may have begun already: one signal, one message.
+    if (closing) return;
     running.app.log.info('npm or npx above this process has gone; shutting down');
     process.kill(process.pid, 'SIGTERM');
   });

@@ -21,3 +21,7 @@ export function packageRoot(): string {
 }
 
 export const fixturesRoot = (): string => path.join(packageRoot(), 'fixtures');
+
+/** mockyard's version, from its package.json. */
+export const packageVersion = (): string =>
+  (JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;

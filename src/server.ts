@@ -1,5 +1,5 @@
 // Start and stop a whole mockyard: fixtures, store, the shared port and the optional per-area ports.
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { BuildResult } from '../fixtures/build.js';
 import { DB_FILE, fixtureFingerprint, isCurrent } from '../fixtures/fingerprint.js';
@@ -30,8 +30,8 @@ export class StartError extends Error {}
 export interface RunningMockyard {
   /** Base URL of the shared port, e.g. http://127.0.0.1:4010 (areas under /archive, /dkan, ...). */
   url: string;
-  /** Base URL of each area's own port, when --area-ports is set. */
-  areaUrls: Partial<Record<AreaName, string>>;
+  /** Base URL of each area: its own port with --area-ports, else the shared port and the area's prefix. */
+  areaUrls: Record<AreaName, string>;
   /** Base URL of the --tls-port listener (https://127.0.0.1:PORT), when it is set. */
   tlsUrl: string | null;
   /** The local certificate authority's certificate file, to give clients as their trust root. */
@@ -77,6 +77,36 @@ export interface EnsureOptions {
   freshBuilder?: boolean;
 }
 
+/**
+ * mkdir -p, one level at a time: Node's own `mkdirSync(dir, { recursive: true })` never returns for a path
+ * under /proc, where mkdir fails with ENOENT although the parent exists.
+ */
+function makeDirs(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = path.dirname(dir);
+  if (parent !== dir) makeDirs(parent);
+  mkdirSync(dir);
+}
+
+/** The data folder exists (or can be made) and is writable; otherwise one line naming it and the cause. */
+function usableDataDir(dir: string): void {
+  try {
+    makeDirs(path.resolve(dir));
+    accessSync(dir, constants.R_OK | constants.W_OK);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const cause =
+      e.code === 'EACCES' || e.code === 'EPERM' || e.code === 'EROFS'
+        ? 'no permission to write there'
+        : e.code === 'ENOENT'
+          ? 'it cannot be created there'
+          : e.code === 'ENOTDIR'
+            ? 'a part of the path is a file'
+            : (e.code ?? e.message);
+    throw new StartError(`cannot use data directory ${dir}: ${cause} (choose another with --data-dir)`);
+  }
+}
+
 export async function ensureFixtures(
   config: Config,
   progress: Progress,
@@ -84,6 +114,7 @@ export async function ensureFixtures(
   options: EnsureOptions = {},
 ): Promise<BuildResult> {
   const started = process.hrtime.bigint();
+  usableDataDir(config.dataDir);
   const input = { fixturesDir: fixturesRoot(), seed: config.seed, scale: config.scale, dkanCsvDir: config.dkanCsvDir };
   const fingerprint = fixtureFingerprint(input);
   if (!force && isCurrent(config.dataDir, fingerprint)) {
@@ -214,18 +245,24 @@ export async function startServer(
     const app = await buildApp(config, stores, { runtime, realHosts: { router, ca }, queryPool, scenarios, stubs });
     apps.push(app);
     await listen(app, config.host, config.port);
+    queryPool.prestart();
     let tlsUrl: string | null = null;
     if (config.tlsPort !== null) {
       const extra = config.host === '0.0.0.0' || config.host === '::' ? [] : [config.host];
       tlsServer = tlsFront(app.server, await ca.issue(router.certificateNames(extra)));
       tlsUrl = await listenTls(tlsServer, config.host, config.tlsPort);
     }
-    const areaUrls: Partial<Record<AreaName, string>> = {};
+    const sharedUrl = urlOf(app, config);
+    const areaUrls = Object.fromEntries(AREAS.map((a) => [a.name, `${sharedUrl}${a.prefix}`])) as Record<
+      AreaName,
+      string
+    >;
     if (config.areaPorts !== null) {
       for (const [i, area] of AREAS.entries()) {
         const areaApp = await buildApp(config, stores, { only: area, runtime, queryPool, scenarios, stubs });
         apps.push(areaApp);
-        await listen(areaApp, config.host, config.areaPorts + i);
+        // 0: a free port for each area, so that tests never need consecutive free ports.
+        await listen(areaApp, config.host, config.areaPorts === 0 ? 0 : config.areaPorts + i);
         areaUrls[area.name] = urlOf(areaApp, config);
       }
     }

@@ -1,16 +1,20 @@
-// What an area is to the platform: a plugin, a catalog, and one way to write an error.
+// What an area is to the platform: a plugin, a catalog, one way to write an error, and what changes its answers.
 //
-// Validation policy, for every area: each area's parser is the truth. Fastify's schema validation is
-// off for area routes (see `validatorCompiler` in app.ts) because real services read their parameters
-// in their own ways (PHP brackets, ASP.NET binding, case rules) and answer bad ones in their own error
-// shapes, which JSON Schema cannot express. Route schemas document the parameters for /openapi.json,
-// and test/platform/schema-parser.test.ts proves that schema and parser agree on every parameter.
-// Response schemas document the answers: areas send bytes serialised ahead of time, and the contract
-// tests check those bytes against the real services' contracts.
+// Validation policy, for every area, applied by one mechanism: the area's own parser is the only
+// validator, and the only one that rejects. Fastify's schema validation is switched off for every area
+// route (`areaScope` in http/area-errors.ts sets a validator compiler that accepts everything), because
+// real services read their parameters in their own ways (PHP brackets, ASP.NET binding, case rules) and
+// answer bad ones in their own error shapes, which JSON Schema cannot express. A parser throws an error
+// of the area (an HttpError subclass) and the area's `formatError` writes it: one error path per area.
+// Route schemas document the parameters for /openapi.json, and test/platform/schema-parser.test.ts
+// proves that schema and parser agree on every parameter. Response schemas document the answers: areas
+// send bytes serialised ahead of time, and the contract tests check those bytes against the real
+// services' contracts.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AreaName } from '../../fixtures/types.js';
 import type { Config } from '../config.js';
 import type { FixtureStore } from './data/fixture-store.js';
+import type { AnswerCachePolicy } from './http/answer-cache.js';
 
 export type { AreaName };
 
@@ -35,6 +39,15 @@ export interface ErrorAnswer {
   headers?: Record<string, string | number>;
 }
 
+/** A request a user can copy and send as it is: the dashboard lists these under Fixtures. */
+export interface AreaExample {
+  title: string;
+  method: 'GET' | 'POST';
+  /** Path and query below the area's base URL, already encoded. */
+  path: string;
+  headers?: Record<string, string>;
+}
+
 export interface AreaDefinition {
   name: AreaName;
   letter: 'A' | 'B' | 'C' | 'D' | 'E';
@@ -46,6 +59,8 @@ export interface AreaDefinition {
   plugin: FastifyPluginAsync<AreaPluginOptions>;
   /** This area's part of GET /__mockyard/fixtures: identifiers a user can try. */
   catalog(store: FixtureStore, config: Config): unknown;
+  /** Ready-to-send requests built from this store's data (identifiers, keys and tokens that work). */
+  examples?(store: FixtureStore, config: Config): AreaExample[];
   /**
    * How the real service writes an error. The platform sends every error of the area through it: thrown
    * errors, unknown paths (404), statuses forced by `Prefer: code=` or the error rate, and requests
@@ -57,4 +72,9 @@ export interface AreaDefinition {
    * valid identifiers or tokens are listed. The body stays exactly the real service's.
    */
   hint?(request: FastifyRequest, status: number, config: Config): string | undefined;
+  /**
+   * Which answers the platform's answer cache may keep (http/answer-cache.ts): the request headers that
+   * change a 200 answer besides method, path and query. Undefined or null: this area is never cached.
+   */
+  answerCache?(config: Config): AnswerCachePolicy | null;
 }

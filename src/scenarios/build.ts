@@ -1,6 +1,6 @@
 // A scenario body -> a fixture store of its own: checked, turned into records, loaded by the areas' own loaders.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from '../../fixtures/lib/sqlite.js';
@@ -61,7 +61,7 @@ export interface BuiltScenario {
   cleanup(): void;
 }
 
-/** The scenario's records in a small in-memory database, loaded the way the generated data is. */
+/** The scenario's records in a database file of its own, loaded the way the generated data is. */
 export function buildScenario(name: string, input: unknown): BuiltScenario {
   const body = checkScenarioBody(input);
   // Convert every area first: a bad body is refused before anything is created.
@@ -72,11 +72,10 @@ export function buildScenario(name: string, input: unknown): BuiltScenario {
   const dkan = body.dkan && dkanRecords(body.dkan);
 
   const fingerprint = createHash('sha256').update(JSON.stringify(body)).digest('hex');
-  const filesDir = archive ? mkdtempSync(path.join(os.tmpdir(), `mockyard-scenario-${name}-`)) : '';
-  const cleanup = () => {
-    if (filesDir) rmSync(filesDir, { recursive: true, force: true });
-  };
-  const db = new Database(':memory:');
+  const dir = mkdtempSync(path.join(os.tmpdir(), `mockyard-scenario-${name}-`));
+  const filesDir = archive ? dir : '';
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  let db = new Database(':memory:');
   try {
     db.exec('CREATE TABLE mockyard_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
     db.prepare("INSERT INTO mockyard_meta VALUES ('fingerprint', ?), ('scenario', ?)").run(fingerprint, name);
@@ -110,7 +109,14 @@ export function buildScenario(name: string, input: unknown): BuiltScenario {
       counts.dkan = dkan.counts;
     }
     const areas = new Set(Object.keys(counts) as AreaName[]);
-    return { store: new FixtureStore({ db, filesDir, fingerprint }), areas, counts, cleanup };
+    // Built in memory (fast), then kept as a read-only file: the query executor's processes open the same
+    // file, so a scenario's queries run off the event loop under the budget, like the generated data's.
+    const dbPath = path.join(dir, 'scenario.db');
+    writeFileSync(dbPath, db.serialize());
+    db.close();
+    db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    db.pragma('cache_size = -8192');
+    return { store: new FixtureStore({ db, filesDir, fingerprint, dbPath }), areas, counts, cleanup };
   } catch (err) {
     db.close();
     cleanup();

@@ -1,7 +1,7 @@
 // The scenarios of a running mockyard, and which one a request is made in (path prefix, header or default).
+import { sendMockyardError } from '../platform/http/mockyard-errors.js';
 import type { IncomingMessage } from 'node:http';
-import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition, AreaName } from '../platform/area.js';
 import { sendAreaError } from '../platform/http/area-errors.js';
 import { buildScenario, type AreaCounts } from './build.js';
@@ -55,6 +55,7 @@ export const summary = (s: Scenario): ScenarioSummary => ({ name: s.name, areas:
  */
 export class Scenarios {
   #byName = new Map<string, Scenario>();
+  #onChange = new Set<() => void>();
   /** What to do once a retired scenario's store is closed (remove its files). */
   #storeCleanup = new WeakMap<FixtureStore, () => void>();
 
@@ -75,6 +76,13 @@ export class Scenarios {
     return this.#byName.size;
   }
 
+  /** How many scenarios have stub mappings of their own (the stub step runs only when some do). */
+  get stubbed(): number {
+    let n = 0;
+    for (const s of this.#byName.values()) if (s.stubs) n += 1;
+    return n;
+  }
+
   /** Creates or replaces a scenario; a ScenarioError (nothing stored) when the name or body is not usable. */
   put(name: string, body: unknown): { scenario: Scenario; replaced: boolean } {
     if (!SCENARIO_NAME.test(name))
@@ -93,6 +101,7 @@ export class Scenarios {
     this.#storeCleanup.set(built.store, built.cleanup);
     this.#byName.set(name, scenario);
     if (old) this.#retire(old);
+    this.#changed();
     return { scenario, replaced: old !== undefined };
   }
 
@@ -101,6 +110,7 @@ export class Scenarios {
     if (!old) return false;
     this.#byName.delete(name);
     this.#retire(old);
+    this.#changed();
     return true;
   }
 
@@ -109,11 +119,22 @@ export class Scenarios {
     const all = [...this.#byName.values()];
     this.#byName.clear();
     for (const s of all) this.#retire(s);
+    if (all.length > 0) this.#changed();
     return all.length;
   }
 
   close(): void {
     this.clear();
+  }
+
+  /** Calls `listener` whenever a scenario is created, replaced or removed; returns a function that stops it. */
+  onChange(listener: () => void): () => void {
+    this.#onChange.add(listener);
+    return () => this.#onChange.delete(listener);
+  }
+
+  #changed(): void {
+    for (const listener of this.#onChange) listener();
   }
 
   #retire(s: Scenario): void {
@@ -132,6 +153,8 @@ const PREFIX = /^\/scenarios\/([A-Za-z0-9._-]{1,64})(?=\/|\?|$)/;
  */
 export function rewriteScenarioPrefix(req: IncomingMessage): string {
   const url = req.url ?? '/';
+  // Most requests are not in a path scenario: one character compare instead of a regex.
+  if (url.charCodeAt(1) !== 115 /* s */) return url;
   const m = PREFIX.exec(url);
   if (!m) return url;
   fromPath.set(req, m[1]!);
@@ -166,12 +189,7 @@ declare module 'fastify' {
   }
 }
 
-// ---- The plugin that puts requests into their scenario ----
-
-export interface ScenarioPluginOptions {
-  scenarios: Scenarios;
-  areaOf: (url: string) => AreaDefinition | undefined;
-}
+// ---- The scenario step of the pipeline ----
 
 const pathOf = (url: string): string => {
   const q = url.indexOf('?');
@@ -179,39 +197,33 @@ const pathOf = (url: string): string => {
 };
 
 /**
- * After `mockyard-store` has given the request the generated data: a request made in a scenario gets
+ * After the store step has given the request the generated data: a request made in a scenario gets
  * `request.scenario`, and `request.store` becomes the scenario's store when the scenario names the
- * request's area. The store is held until the response is done, like the generated one.
+ * request's area (held until the response is done, like the generated one). False when the request
+ * names an unknown scenario (answered 404).
  */
-async function scenarioHooks(app: FastifyInstance, opts: ScenarioPluginOptions): Promise<void> {
-  const { scenarios, areaOf } = opts;
-  app.decorate('scenarios', scenarios);
-  app.decorateRequest('scenario', null);
-  app.addHook('onRequest', (request, reply, done) => {
-    const name = requestedScenario(request, scenarios.defaultName);
-    if (name === null) return done();
-    const area = areaOf(request.url);
-    // Only area requests and the catalog are answered in a scenario; admin, health and docs never are.
-    if (!area && pathOf(request.url) !== '/__mockyard/fixtures') return done();
-    const scenario = scenarios.get(name);
-    if (!scenario) {
-      const message = `Unknown scenario "${name}": create it with PUT /__mockyard/scenarios/${name} (GET /__mockyard/scenarios lists them).`;
-      reply.header('mockyard-error', message);
-      if (area) sendAreaError(area, request, reply, 404, message);
-      else void reply.code(404).send({ statusCode: 404, error: 'Not Found', message });
-      return;
-    }
-    request.scenario = scenario;
-    if (area && scenario.areas.has(area.name)) {
-      request.store = scenario.store;
-      reply.raw.once('close', scenario.store.acquire());
-    }
-    done();
-  });
+export function scenarioStep(
+  scenarios: Scenarios,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  area: AreaDefinition | undefined,
+): boolean {
+  const name = requestedScenario(request, scenarios.defaultName);
+  if (name === null) return true;
+  // Only area requests and the catalog are answered in a scenario; admin, health and docs never are.
+  if (!area && pathOf(request.url) !== '/__mockyard/fixtures') return true;
+  const scenario = scenarios.get(name);
+  if (!scenario) {
+    const message = `Unknown scenario "${name}": create it with PUT /__mockyard/scenarios/${name} (GET /__mockyard/scenarios lists them).`;
+    reply.header('mockyard-error', message);
+    if (area) sendAreaError(area, request, reply, 404, message);
+    else sendMockyardError(reply, 404, message);
+    return false;
+  }
+  request.scenario = scenario;
+  if (area && scenario.areas.has(area.name)) {
+    request.store = scenario.store;
+    reply.raw.once('close', scenario.store.acquire());
+  }
+  return true;
 }
-
-export const scenarioPlugin = fp(scenarioHooks, {
-  name: 'mockyard-scenarios',
-  fastify: '5.x',
-  dependencies: ['mockyard-store'],
-});

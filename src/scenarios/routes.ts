@@ -1,4 +1,5 @@
 // Admin routes for scenarios: PUT, GET and DELETE /__mockyard/scenarios[/{name}]. Registered inside the admin routes (switch and token).
+import { mockyardError } from '../platform/http/mockyard-errors.js';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ScenarioError } from './errors.js';
@@ -36,7 +37,7 @@ export async function scenarioRoutes(
 ): Promise<void> {
   const { scenarios } = app;
   const security = opts.security;
-  const notFound = (name: string) => ({ statusCode: 404, error: 'Not Found', message: `Unknown scenario "${name}"` });
+  const notFound = (name: string) => mockyardError(404, `Unknown scenario "${name}"`);
 
   app.get(
     '/scenarios',
@@ -104,12 +105,8 @@ export async function scenarioRoutes(
         return reply.code(replaced ? 200 : 201).send(withPath(summary(scenario)));
       } catch (err) {
         if (!(err instanceof ScenarioError)) throw err;
-        const error =
-          err.statusCode === 409 ? 'Conflict' : err.statusCode === 413 ? 'Payload Too Large' : 'Bad Request';
         return reply.code(err.statusCode as 400 | 409 | 413).send({
-          statusCode: err.statusCode,
-          error,
-          message: err.message,
+          ...mockyardError(err.statusCode, err.message),
           ...(err.pointer === null ? {} : { pointer: err.pointer }),
         });
       }

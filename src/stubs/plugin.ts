@@ -1,7 +1,6 @@
 // The stub step: before an area answers, a matching stub may (seeing the request as the real service would).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Readable } from 'node:stream';
-import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../platform/area.js';
 import { JOURNAL_BODY_BYTES, type RequestNote, requestNotes } from '../platform/controls/journal.js';
@@ -10,6 +9,9 @@ import { sendAreaError } from '../platform/http/area-errors.js';
 import { answerWith, forward, sendAnswer } from './answer.js';
 import { StubRequest } from './request.js';
 import type { Matched, Stubs } from './world.js';
+import type { StubMatcher } from '../platform/http/pipeline.js';
+import type { Runtime } from '../platform/controls/runtime.js';
+import type { Scenarios } from '../scenarios/registry.js';
 
 /** Largest request body the stub step reads (Fastify's own default body limit). */
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
@@ -19,6 +21,8 @@ export interface StubStepOptions {
   areaOf: (url: string) => AreaDefinition | undefined;
   /** The area an --area-ports app serves at its root. */
   only?: AreaDefinition;
+  runtime: Runtime;
+  scenarios: Scenarios;
 }
 
 const OWN = /^\/(?:__mockyard|__admin|docs|openapi\.json)(?:[/?]|$)/;
@@ -92,17 +96,63 @@ function readBody(payload: Readable, limit: number): Promise<Buffer | null> {
   });
 }
 
-async function stubStep(app: FastifyInstance, opts: StubStepOptions): Promise<void> {
-  const { stubs, areaOf, only } = opts;
-  const { runtime } = app;
+const hasBody = (request: FastifyRequest): boolean => {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+};
 
-  /** Answers the request from a stub or the recording target; false when it goes on to the area. */
-  const decide = async (
+/**
+ * The pipeline's `stubs` step (pipeline.ts) for area requests without a body, answered in onRequest; a
+ * preParsing step for requests with a body (their bytes are matched) and for paths outside every area.
+ */
+export class StubStep implements StubMatcher {
+  constructor(readonly options: StubStepOptions) {}
+
+  /** What is in play: shared mappings, a recording, or scenarios with stubs of their own. */
+  get size(): number {
+    const { stubs, scenarios } = this.options;
+    return stubs.store.size + (stubs.recorder.target === null ? 0 : 1) + scenarios.stubbed;
+  }
+
+  answer(request: FastifyRequest, reply: FastifyReply, area: AreaDefinition): boolean | Promise<boolean> {
+    if (hasBody(request)) return false;
+    const seen = this.#seen(request, area);
+    if (!seen) return false;
+    return this.#run(request, reply, seen, undefined);
+  }
+
+  #seen(request: FastifyRequest, area: AreaDefinition | undefined): { host: string; url: string } | undefined {
+    const seen = realView(request.url, area, this.options.only, realHostOf(request.raw), request.headers.host);
+    if (seen) requestNotes.set(request.raw, { seenAs: seen });
+    return seen;
+  }
+
+  /** Matches and answers; false when the request goes on unchanged. */
+  #run(
     request: FastifyRequest,
     reply: FastifyReply,
-    view: StubRequest,
-    matched: Matched | undefined,
-  ): Promise<void> => {
+    seen: { host: string; url: string },
+    body: Buffer | undefined,
+  ): boolean | Promise<boolean> {
+    const { stubs } = this.options;
+    const view = new StubRequest(request.method, seen.url, seen.host, request.headers, body);
+    const target = stubs.recorder.target;
+    const matched = target === null ? stubs.match(view, request.scenario?.stubs) : undefined;
+    if (target === null && !matched) return false;
+    const r = matched?.stub.response;
+    // The common answer (bytes from the mapping, no delay, no upstream) goes out without a promise.
+    if (matched && r && target === null && r.delayMs === 0 && !r.proxyBaseUrl && !r.bodyFileName && !r.fault) {
+      const note = requestNotes.get(request.raw);
+      if (note) note.stubId = matched.stub.id;
+      matched.store.served(matched.stub);
+      sendAnswer(reply, r.status, r.headers, r.body, matched.stub.id);
+      return true;
+    }
+    return this.#decide(request, reply, view, matched).then(() => true);
+  }
+
+  async #decide(request: FastifyRequest, reply: FastifyReply, view: StubRequest, matched: Matched | undefined) {
+    const { stubs, runtime } = this.options;
     const target = stubs.recorder.target;
     const note = requestNotes.get(request.raw);
     if (matched) {
@@ -124,62 +174,40 @@ async function stubStep(app: FastifyInstance, opts: StubStepOptions): Promise<vo
         `Network failure trying to make a proxied request from mockyard to ${proxy}${view.url}\n${(err as Error).message}`,
       );
     }
-  };
+  }
 
-  app.addHook('preParsing', (request, reply, payload, done) => {
-    if (stubs.store.size === 0 && !request.scenario?.stubs && stubs.recorder.target === null)
-      return done(null, payload);
-    // Stubs only ever see area requests and requests outside mockyard's own routes.
-    const area = areaOf(request.url);
-    const seen = realView(request.url, area, only, realHostOf(request.raw), request.headers.host);
-    if (!seen) return done(null, payload);
-    const note: RequestNote = { seenAs: seen };
-    requestNotes.set(request.raw, note);
-    if (!area) journalFree(runtime, request, reply);
-    const length = request.headers['content-length'];
-    const hasBody = request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-    const go = (body: Buffer | undefined) => {
-      const view = new StubRequest(request.method, seen.url, seen.host, request.headers, body);
-      const target = stubs.recorder.target;
-      const matched = target === null ? stubs.match(view, request.scenario?.stubs) : undefined;
-      if (target === null && !matched) return done(null, body === undefined ? payload : Readable.from([body]));
-      const r = matched?.stub.response;
-      // The common answer (bytes from the mapping, no delay, no upstream) goes out without a promise.
-      if (
-        r &&
-        target === null &&
-        r.delayMs === 0 &&
-        r.proxyBaseUrl === null &&
-        r.bodyFileName === null &&
-        r.fault === null
-      ) {
-        note.stubId = matched.stub.id;
-        matched.store.served(matched.stub);
-        sendAnswer(reply, r.status, r.headers, r.body, matched.stub.id);
-        return;
-      }
-      decide(request, reply, view, matched).catch((err: Error) => done(err));
-    };
-    if (!hasBody) return go(undefined);
-    readBody(payload, MAX_REQUEST_BODY_BYTES).then(
-      (body) => {
-        if (body === null) {
-          const message = `The request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes.`;
-          if (area) sendAreaError(area, request, reply, 413, message);
-          else reply.code(413).send({ statusCode: 413, error: 'Payload Too Large', message });
-          return;
-        }
-        note.body = body.subarray(0, JOURNAL_BODY_BYTES);
-        go(body);
-      },
-      (err: Error) => done(err),
-    );
-  });
+  /** Requests with a body (matched on their bytes) and paths outside every area; area requests without one were matched in onRequest. */
+  installBodyStep(app: FastifyInstance): void {
+    const { areaOf, runtime } = this.options;
+    app.addHook('preParsing', (request, reply, payload, done) => {
+      if (this.size === 0) return done(null, payload);
+      const area = areaOf(request.url);
+      const withBody = hasBody(request);
+      if (area && !withBody) return done(null, payload);
+      const seen = this.#seen(request, area);
+      if (!seen) return done(null, payload);
+      if (!area) journalFree(runtime, request, reply);
+      const go = (body: Buffer | undefined) => {
+        const answered = this.#run(request, reply, seen, body);
+        const next = () => done(null, body === undefined ? payload : Readable.from([body]));
+        if (answered === false) return next();
+        if (answered !== true) answered.catch((err: Error) => done(err));
+      };
+      if (!withBody) return go(undefined);
+      readBody(payload, MAX_REQUEST_BODY_BYTES).then(
+        (body) => {
+          if (body === null) {
+            const message = `The request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes.`;
+            if (area) sendAreaError(area, request, reply, 413, message);
+            else reply.code(413).send({ statusCode: 413, error: 'Payload Too Large', message });
+            return;
+          }
+          const note = requestNotes.get(request.raw);
+          if (note) note.body = body.subarray(0, JOURNAL_BODY_BYTES);
+          go(body);
+        },
+        (err: Error) => done(err),
+      );
+    });
+  }
 }
-
-export const stubStepPlugin = fp(stubStep, {
-  name: 'mockyard-stubs',
-  fastify: '5.x',
-  decorators: { fastify: ['runtime'] },
-  dependencies: ['mockyard-controls', 'mockyard-scenarios'],
-});

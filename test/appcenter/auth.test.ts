@@ -89,9 +89,9 @@ describe('appcenter visibility and 404', () => {
 
   it('answers unknown paths and methods under /appcenter with the same 404 body, token or not', async () => {
     for (const req of [
-      { url: '/appcenter/v0.1/apps/contoso/Field-Service-Android' },
+      { url: '/appcenter/v0.1/apps/contoso/Field-Service-Android/no-such-collection' },
       {
-        url: '/appcenter/v0.1/apps/contoso/Field-Service-Android/releases/1',
+        url: '/appcenter/v0.1/apps/contoso/Field-Service-Android/releases/1/no-such-part',
         headers: { 'X-API-Token': tokenOf('alice') },
       },
       { url: '/appcenter/nothing-here' },

@@ -35,15 +35,12 @@ const { app, store } = await testApp();
 
 describe('appcenter fixtures', () => {
   it('are byte-identical for the same seed and differ for another seed; scale multiplies releases', () => {
-    const started = process.hrtime.bigint();
     const a = buildInMemory(7);
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     expect(dump(a)).toBe(dump(buildInMemory(7)));
     expect(dump(a)).not.toBe(dump(buildInMemory(8)));
     const count = (db: Database.Database) =>
       (db.prepare('SELECT count(*) AS n FROM appcenter_releases').get() as { n: number }).n;
     expect(count(buildInMemory(7, 3))).toBe(3 * count(a));
-    expect(seconds).toBeLessThan(1);
   });
 
   it('hold every distribution history in every app: never distributed, only deleted groups, live groups, stores', () => {

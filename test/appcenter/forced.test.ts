@@ -10,9 +10,19 @@ const force = (status: number) =>
   });
 
 describe('appcenter forced responses', () => {
-  it('documents 400, 401 and 404 for releases_list', async () => {
-    const res = await force(500);
-    expect(res.headers['mockyard-error']).toContain('the statuses it can be forced to are: 400, 401, 404');
+  it('can be forced to its documented 400, 401 and 404, and to 500 and 503', async () => {
+    const res = await force(418);
+    expect(res.headers['mockyard-error']).toContain('the statuses it can be forced to are: 400, 401, 404, 500, 503');
+    for (const status of [500, 503]) {
+      const forced = await force(status);
+      expect(forced.statusCode).toBe(status);
+      expect(forced.headers['mockyard-simulated']).toBe(`code=${status}`);
+      expect(forced.json()).toMatchObject({
+        statusCode: status,
+        code: expect.any(String),
+        message: expect.any(String),
+      });
+    }
   });
 
   it('answers each forced status like the natural one: same status, content type and body shape', async () => {

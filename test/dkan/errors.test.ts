@@ -181,7 +181,7 @@ describe('forced errors', () => {
     inject: (url: string) =>
       app.inject({ url: url.replace(/[?&]s=(\d+)$/, ''), headers: { prefer: `code=${/s=(\d+)$/.exec(url)![1]}` } }),
   };
-  it('documents 400 and 404 for every query operation', async () => {
+  it('can be forced to its documented 400 and 404, and to 500 and 503, on every query operation', async () => {
     const dist = hospitals.resources[0]!.distributionId;
     for (const [method, url] of [
       ['GET', `/dkan${base}`],
@@ -190,8 +190,8 @@ describe('forced errors', () => {
       ['GET', `/dkan/datastore/query/${dist}/download`],
       ['POST', `/dkan${base}`],
     ] as const) {
-      const res = await app.inject({ method, url, headers: { prefer: 'code=500' } });
-      expect(res.headers['mockyard-error']).toContain('the statuses it can be forced to are: 400, 404');
+      const res = await app.inject({ method, url, headers: { prefer: 'code=418' } });
+      expect(res.headers['mockyard-error']).toContain('the statuses it can be forced to are: 400, 404, 500, 503');
     }
   });
   it('answers each with the natural body', async () => {

@@ -95,6 +95,45 @@ describe.runIf(ia || required)('ia (Internet Archive CLI) through HTTPS_PROXY wi
     expect(refetched).toEqual([]);
   });
 });
+describe.runIf(ia || required)('ia search and ia download of a found item', () => {
+  let hosted: Hosted;
+  let env: NodeJS.ProcessEnv;
+  const run = (args: string[]) => exec(ia ?? 'ia', args, { env, cwd: hosted.tmp, timeout: 60_000 });
+  const scrapeTotal = async (q: string) =>
+    (
+      (await (
+        await fetch(
+          `${hosted.server.url}/archive/services/search/v1/scrape?${new URLSearchParams({ q, total_only: 'true' })}`,
+        )
+      ).json()) as { total: number }
+    ).total;
+
+  beforeAll(async () => {
+    hosted = await startHosted();
+    env = clientEnv(hosted, { REQUESTS_CA_BUNDLE: hosted.caPath });
+  });
+
+  it('--num-found and --itemlist agree with the fixtures, and a found item downloads with its md5', async () => {
+    const { stdout: count } = await run(['search', 'mediatype:audio', '--num-found']);
+    expect(Number(count.trim())).toBe(await scrapeTotal('mediatype:audio'));
+    const { stdout: list } = await run(['search', 'mediatype:audio', '--itemlist']);
+    const ids = list.trim().split('\n');
+    expect(ids).toHaveLength(Number(count.trim()));
+    const { stdout: json } = await run(['search', 'mediatype:audio', '--field', 'title']);
+    const first = JSON.parse(json.trim().split('\n')[0]!) as { identifier: string; title: string };
+    const record = (await (await fetch(`${hosted.server.url}/archive/metadata/${first.identifier}`)).json()) as {
+      metadata: { title: string; mediatype: string };
+      files: { name: string; md5: string }[];
+    };
+    expect([first.title, record.metadata.mediatype]).toEqual([record.metadata.title, 'audio']);
+    const id = ids.find((i) => i !== 'mockyard-unavailable-item')!;
+    const file = ((await (await fetch(`${hosted.server.url}/archive/metadata/${id}`)).json()) as typeof record)
+      .files[0]!;
+    await run(['download', id, file.name]);
+    const bytes = readFileSync(path.join(hosted.tmp, id, file.name));
+    expect(createHash('md5').update(bytes).digest('hex')).toBe(file.md5);
+  }, 120_000);
+});
 if (!ia && !required) skipNote('ia', 'apt-get install internetarchive');
 
 describe.runIf(appcenter || required)('appcenter-cli through HTTPS_PROXY with NODE_EXTRA_CA_CERTS', () => {
@@ -139,6 +178,71 @@ describe.runIf(appcenter || required)('appcenter-cli through HTTPS_PROXY with NO
     const listed = JSON.parse(stdout) as { id: number; version: string }[];
     expect(listed.map((r) => [r.id, r.version])).toEqual(expected.map((r) => [r.id, r.version]));
   }, 120_000);
+});
+describe.runIf(appcenter || required)('appcenter-cli: apps, groups, one release and the profile', () => {
+  let hosted: Hosted;
+  let token: string;
+  const target = 'contoso/Field-Service-Android';
+  const cli = async (args: string[]) => {
+    const { stdout } = await exec(appcenter ?? 'appcenter', [...args, '--token', token, '--disable-telemetry'], {
+      env: clientEnv(hosted, { NODE_EXTRA_CA_CERTS: hosted.caPath }),
+      cwd: hosted.tmp,
+      timeout: 90_000,
+    });
+    return stdout;
+  };
+  const direct = async (path: string) =>
+    (await fetch(`${hosted.server.url}/appcenter/v0.1${path}`, { headers: { 'x-api-token': token } })).json();
+
+  beforeAll(async () => {
+    hosted = await startHosted();
+    token = (await catalogOf(hosted.server)).appcenter.tokens.find((t) =>
+      t.groups.some((g) => g.startsWith(`${target}/`)),
+    )!.token;
+  });
+
+  it('profile list, apps list and apps show print what the API answers', async () => {
+    const user = (await direct('/user')) as { name: string; email: string };
+    const profile = JSON.parse(await cli(['profile', 'list', '--output', 'json'])) as Record<string, string>;
+    expect(Object.values(profile)).toEqual(expect.arrayContaining([user.name, user.email]));
+    const apps = (await direct('/apps')) as { name: string; owner: { name: string } }[];
+    const listed = JSON.parse(await cli(['apps', 'list', '--output', 'json'])) as typeof apps;
+    expect(listed.map((a) => `${a.owner.name}/${a.name}`).sort()).toEqual(
+      apps.map((a) => `${a.owner.name}/${a.name}`).sort(),
+    );
+    const shown = JSON.parse(await cli(['apps', 'show', '--app', target, '--output', 'json'])) as {
+      appName?: string;
+      name?: string;
+    };
+    expect(JSON.stringify(shown)).toContain('Field-Service-Android');
+  }, 180_000);
+
+  it('distribute groups list/show and releases show (latest by id) print the same data', async () => {
+    const groups = (await direct(`/apps/${target}/distribution_groups`)) as { name: string }[];
+    const table = await cli(['distribute', 'groups', 'list', '--app', target, '--output', 'json']);
+    for (const g of groups) expect(table).toContain(g.name);
+    const group = groups[0]!.name;
+    const releases = (await direct(`/apps/${target}/distribution_groups/${encodeURIComponent(group)}/releases`)) as {
+      id: number;
+    }[];
+    const shown = await cli(['distribute', 'groups', 'show', '--app', target, '--group', group, '--output', 'json']);
+    for (const r of releases) expect(shown).toContain(String(r.id));
+    const latest = (await direct(`/apps/${target}/releases/latest`)) as { id: number; version: string };
+    const release = JSON.parse(
+      await cli([
+        'distribute',
+        'releases',
+        'show',
+        '--app',
+        target,
+        '--release-id',
+        String(latest.id),
+        '--output',
+        'json',
+      ]),
+    ) as { id: number; version: string };
+    expect([release.id, release.version]).toEqual([latest.id, latest.version]);
+  }, 180_000);
 });
 if (!appcenter && !required) skipNote('appcenter', 'npm i -g appcenter-cli, or set MOCKYARD_APPCENTER_CLI');
 

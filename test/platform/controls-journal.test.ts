@@ -47,11 +47,13 @@ describe('request journal', () => {
 
   it('filters by area, operation, status, class, time and limit; count agrees with the list', async () => {
     const { app } = await controlsApp();
+    // The journal's clock is the test's: "before" and "after" cannot depend on how fast requests run.
+    let now = Date.UTC(2026, 0, 1);
+    app.runtime.now = () => now;
     await app.inject({ url: '/archive/items/a' });
     await app.inject({ url: '/archive/items/missing' });
-    await new Promise((r) => setTimeout(r, 5));
-    const middle = new Date().toISOString();
-    await new Promise((r) => setTimeout(r, 5));
+    const middle = new Date(now + 5).toISOString();
+    now += 10;
     await app.inject({ url: '/dkan/query' });
     await app.inject({ url: '/dkan/query?limit=x' });
     await app.inject({ url: '/archive/items/b', headers: { prefer: 'code=503' } });
@@ -173,8 +175,15 @@ describe('request journal', () => {
 
   it('records faults, with no status when nothing was sent', async () => {
     const { app, url } = await controlsApp({}, true);
+    // The entry is written when the server sees the connection close, which may come after the client's error.
+    const recorded = new Promise<void>((resolve) => {
+      const stop = app.runtime.journal.subscribe(() => {
+        stop();
+        resolve();
+      });
+    });
     await fetch(`${url}/archive/items/a`, { headers: { prefer: 'fault=reset' } }).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 50));
+    await recorded;
     const [entry] = (await app.inject({ url: '/__mockyard/requests' })).json<ListBody>().requests;
     expect(entry).toMatchObject({ path: '/archive/items/a', status: null, fault: 'reset' });
   });

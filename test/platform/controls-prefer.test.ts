@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { describe, expect, it, vi } from 'vitest';
 import { MAX_DELAY_MS, PreferError, parsePrefer } from '../../src/platform/controls/prefer.js';
 import { mulberry32 } from '../../fixtures/lib/prng.js';
 import { controlsApp } from './controls-helpers.js';
@@ -56,43 +57,82 @@ describe('Prefer: code', () => {
     expect(unknown.statusCode).toBe(404);
   });
 
-  it('answers 400 naming the documented statuses when asked for one the operation does not have', async () => {
+  it('answers 400 whose body says why when asked for a status the operation cannot have', async () => {
     const { app } = await controlsApp();
-    // No 400 documented: mockyard's own JSON error.
+    // archive.org's 400 page carries no message: mockyard's own JSON error says why.
     const res = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'code=418' } });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
     expect(res.json().message).toContain('fake_item');
-    expect(res.json().message).toContain('404, 503');
+    expect(res.json().message).toContain('404, 500, 503');
     expect(res.headers['mockyard-error']).toBe(res.json().message);
+    expect(res.headers['mockyard-simulated']).toBe('refused-prefer');
 
-    // 400 documented: the area's own 400 body, which its clients know how to read; the reason in a header.
+    // An area whose 400 carries a message: its own 400 body, which its clients know how to read, saying why.
     const natural400 = await app.inject({ url: '/dkan/query?limit=ten' });
-    const dkan = await app.inject({ url: '/dkan/query', headers: { prefer: 'code=503' } });
+    const dkan = await app.inject({ url: '/dkan/query', headers: { prefer: 'code=418' } });
     expect(dkan.statusCode).toBe(400);
     expect(Object.keys(dkan.json()).sort()).toEqual(Object.keys(natural400.json()).sort());
+    expect(dkan.json().message).toContain('400, 401');
     expect(dkan.headers['mockyard-error']).toContain('400, 401');
 
     const badValue = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'fault=explode' } });
     expect(badValue.statusCode).toBe(400);
     expect(badValue.json().message).toContain('reset, empty, malformed, slow');
   });
+
+  it('forces 500 and 503 on every operation, documented or not, and names every simulated cause', async () => {
+    const { app } = await controlsApp();
+    for (const status of [500, 503]) {
+      const res = await app.inject({ url: '/dkan/query', headers: { prefer: `code=${status}` } });
+      expect(res.statusCode).toBe(status);
+      expect(res.headers['mockyard-simulated']).toBe(`code=${status}`);
+    }
+    const fault = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'fault=slow' } });
+    expect(fault.headers['mockyard-simulated']).toBe('fault=slow');
+    const delayed = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'delay=1, code=404' } });
+    expect(delayed.headers['mockyard-simulated']).toBe('delay=1, code=404');
+    const plain = await app.inject({ url: '/archive/items/abc' });
+    expect(plain.headers['mockyard-simulated']).toBeUndefined();
+
+    const { app: failing } = await controlsApp({ errorRate: 100 });
+    const drawn = await failing.inject({ url: '/archive/items/abc' });
+    expect(drawn.statusCode).toBeGreaterThanOrEqual(400);
+    expect(drawn.headers['mockyard-simulated']).toBe(`error-rate=${drawn.statusCode}`);
+  });
 });
 
+/** Replaces the app's timer with one the test releases: no test waits on, or measures, real time. */
+function manualClock(app: FastifyInstance) {
+  const waits: number[] = [];
+  const pending: (() => void)[] = [];
+  app.runtime.sleep = (ms) => {
+    waits.push(ms);
+    return new Promise<void>((resolve) => pending.push(resolve));
+  };
+  return { waits, releaseAll: () => pending.splice(0).forEach((release) => release()) };
+}
+
 describe('delays', () => {
-  it('Prefer: delay holds the response back by about that long', async () => {
+  it('Prefer: delay holds the response back until that much time has passed', async () => {
     const { app } = await controlsApp();
-    const started = performance.now();
-    const res = await app.inject({ url: '/archive/items/abc', headers: { prefer: 'delay=400' } });
-    const took = performance.now() - started;
+    const clock = manualClock(app);
+    let answered = false;
+    const reply = app.inject({ url: '/archive/items/abc', headers: { prefer: 'delay=400' } }).then((res) => {
+      answered = true;
+      return res;
+    });
+    await vi.waitFor(() => expect(clock.waits).toEqual([400]));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    clock.releaseAll();
+    const res = await reply;
     expect(res.statusCode).toBe(200);
     expect(res.headers['preference-applied']).toBe('delay=400');
-    expect(took).toBeGreaterThanOrEqual(390);
-    expect(took).toBeLessThan(3000);
+    expect(res.headers['mockyard-simulated']).toBe('delay=400');
 
-    const quick = performance.now();
     await app.inject({ url: '/archive/items/abc' });
-    expect(performance.now() - quick).toBeLessThan(390);
+    expect(clock.waits).toEqual([400]);
   });
 
   it('a delay range picks a value inside the range, and combines with a forced code', async () => {
@@ -108,12 +148,16 @@ describe('delays', () => {
 
   it("--latency delays every area request but not mockyard's own routes", async () => {
     const { app } = await controlsApp({ latency: '400-450' });
-    let started = performance.now();
-    await app.inject({ url: '/dkan/query' });
-    expect(performance.now() - started).toBeGreaterThanOrEqual(395);
-    started = performance.now();
+    const clock = manualClock(app);
+    const reply = app.inject({ url: '/dkan/query' });
+    await vi.waitFor(() => expect(clock.waits.length).toBe(1));
+    expect(clock.waits[0]).toBeGreaterThanOrEqual(400);
+    expect(clock.waits[0]).toBeLessThanOrEqual(450);
+    clock.releaseAll();
+    const res = await reply;
+    expect(res.headers['mockyard-simulated']).toBe(`latency=${clock.waits[0]}`);
     await app.inject({ url: '/__mockyard/health' });
-    expect(performance.now() - started).toBeLessThan(395);
+    expect(clock.waits.length).toBe(1);
   });
 });
 

@@ -39,7 +39,8 @@ const cases: Case[] = [
     401,
     /\(not a header\)/,
   ],
-  ['marketcheck: unknown path', '/marketcheck/v2/search', {}, 404, /GET \/popular\/cars/],
+  ['marketcheck: unknown path', '/marketcheck/search', {}, 404, /GET \/popular\/cars/],
+  ['marketcheck: the real base path repeated', '/marketcheck/v2/popular/cars', {}, 404, /drop \/v2 from the path/],
   [
     'appcenter: no token',
     '/appcenter/v0.1/apps/alice/Pocket-Notes/releases',
@@ -85,7 +86,7 @@ const cases: Case[] = [
   ['agco: basic', '/agco/api/v2/StringDefinitions', { authorization: 'Basic eA==' }, 401, /is not "Bearer <token>"/],
   ['agco: unknown route', '/agco/api/v2/Nope', { authorization: 'Bearer good-token' }, 404, /StringDefinitions/],
   ['dkan: unknown dataset', '/dkan/datastore/query/no-such-dataset/0', {}, 404, /dkan\.datasets/],
-  ['dkan: unknown path', '/dkan/metastore/schemas', {}, 404, /\/datastore\/query\/\{datasetId\}/],
+  ['dkan: unknown path', '/dkan/metastore/nope', {}, 404, /datastore.*metastore and search/],
 ];
 
 describe('mockyard-hint header', () => {

@@ -51,6 +51,17 @@ const BASELINES: Record<string, { url: string; headers?: Record<string, string> 
     url: '/agco/api/v2/StringDefinitions?',
     headers: { authorization: `Bearer ${catalog.agco.tokens[0]}` },
   },
+  scrapeSearch: { url: '/archive/services/search/v1/scrape?q=*:*&' },
+  scrapeSearchPost: { url: '/archive/services/search/v1/scrape?q=*:*&' },
+  advancedSearch: { url: '/archive/advancedsearch.php?q=*:*&output=json&' },
+  StringDefinitions_GetDefinition: {
+    url: `/agco/api/v2/StringDefinitions/${catalog.agco.stringIds?.[0] ?? ''}?`,
+    headers: { authorization: `Bearer ${catalog.agco.tokens[0]}` },
+  },
+  Languages_GetLanguages: {
+    url: '/agco/api/v2/Languages?',
+    headers: { authorization: `Bearer ${catalog.agco.tokens[0]}` },
+  },
   'datastore-datasetindex-query-get': { url: `/dkan/datastore/query/${dataset.datasetId}/${dataset.index}?` },
   'datastore-resource-query-get': { url: `/dkan/datastore/query/${dataset.distributionId}?` },
   'datastore-query-get': {
@@ -64,6 +75,12 @@ const BASELINES: Record<string, { url: string; headers?: Record<string, string> 
   },
   'datastore-datasetindex-query-download-get': {
     url: `/dkan/datastore/query/${dataset.datasetId}/${dataset.index}/download?format=csv&limit=5&`,
+  },
+  'metastore-get-all': { url: '/dkan/metastore/schemas/dataset/items?' },
+  'metastore-get': { url: `/dkan/metastore/schemas/dataset/items/${dataset.datasetId}?` },
+  'search-get': { url: '/dkan/search?' },
+  'datastore-sql': {
+    url: `/dkan/datastore/sql?query=${encodeURIComponent(`[SELECT * FROM ${dataset.distributionId}][LIMIT 2];`)}&`,
   },
 };
 

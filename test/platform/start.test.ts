@@ -30,18 +30,34 @@ describe('startMockyard', () => {
     await expect(fetch(`${url}/__mockyard/health`)).rejects.toThrow();
   });
 
-  it('serves each area at the root of its own port with areaPorts', async () => {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const base = (probe.address() as { port: number }).port;
-    probe.close();
-    const first = base > 60000 ? 40000 + (base % 1000) : base;
-    const running = await startMockyard({ areaPorts: first });
+  it('serves each area at the root of its own free port with areaPorts 0', async () => {
+    const running = await startMockyard({ areaPorts: 0 });
     try {
       expect(Object.keys(running.areaUrls)).toEqual(['archive', 'marketcheck', 'appcenter', 'agco', 'dkan']);
-      expect(running.areaUrls.dkan).toBe(`http://127.0.0.1:${first + 4}`);
+      const ports = Object.values(running.areaUrls).map((u) => Number(new URL(u).port));
+      expect(new Set(ports).size).toBe(5);
+      expect(ports).not.toContain(Number(new URL(running.url).port));
       const health = await fetch(`${running.areaUrls.dkan}/__mockyard/health`);
       expect(health.status).toBe(200);
+      const res = await fetch(`${running.areaUrls.marketcheck}/popular/cars?api_key=k&car_type=new`);
+      expect(res.status).toBe(200);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('gives a base URL for every area without area ports', async () => {
+    const running = await startMockyard();
+    try {
+      expect(running.areaUrls).toEqual({
+        archive: `${running.url}/archive`,
+        marketcheck: `${running.url}/marketcheck`,
+        appcenter: `${running.url}/appcenter`,
+        agco: `${running.url}/agco`,
+        dkan: `${running.url}/dkan`,
+      });
+      const res = await fetch(`${running.areaUrls.marketcheck}/popular/cars?api_key=k&car_type=new`);
+      expect(res.status).toBe(200);
     } finally {
       await running.close();
     }

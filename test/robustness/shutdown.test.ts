@@ -58,7 +58,7 @@ describe('graceful shutdown of the CLI', () => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
   });
 
-  it('finishes in-flight requests, refuses new connections and exits 0 within 5 s of SIGTERM', async () => {
+  it('finishes in-flight requests, ends their delays, refuses new connections and exits 0 on SIGTERM', async () => {
     const started = await start();
     child = started.child;
     const { url } = started;
@@ -70,12 +70,12 @@ describe('graceful shutdown of the CLI', () => {
     const item = cat.archive.find((i) => i.status === 'ok')!;
     const file = item.files.find((f) => f.endsWith('_meta.xml'))!;
     const slow = [
-      get(`${url}/dkan/datastore/query/${dk.datasetId}/${dk.index}?limit=200`, { prefer: 'delay=1500' }),
-      get(`${url}/dkan/datastore/query/${dk.distributionId}?limit=50&offset=100`, { prefer: 'delay=1200' }),
+      get(`${url}/dkan/datastore/query/${dk.datasetId}/${dk.index}?limit=200`, { prefer: 'delay=30000' }),
+      get(`${url}/dkan/datastore/query/${dk.distributionId}?limit=50&offset=100`, { prefer: 'delay=30000' }),
       get(`${url}/archive/download/${item.identifier}/${encodeURIComponent(file)}`, { prefer: 'fault=slow' }),
       get(`${url}/agco/api/v2/StringDefinitions?limit=100&includeTranslations=true`, {
         authorization: `Bearer ${cat.agco.tokens[0]}`,
-        prefer: 'delay=1000',
+        prefer: 'delay=30000',
       }),
     ];
     // A steady stream of ordinary requests on new connections, before and after the signal.
@@ -88,18 +88,20 @@ describe('graceful shutdown of the CLI', () => {
     let n = 0;
     const timer = setInterval(() => stream.push(get(streamUrls[n++ % streamUrls.length]!).catch((e: Error) => e)), 20);
 
-    await new Promise((r) => setTimeout(r, 400));
-    const signalledAt = Date.now();
+    // The server is answering the stream, so the slow requests sent before it are in its hands.
+    while (stream.length < 8) await new Promise((r) => setImmediate(r));
+    await Promise.all(stream.slice(0, 8));
     child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
 
-    // Close has begun: the listening socket is gone while the slow requests are still running.
-    const refused = await get(`${url}/__mockyard/health`).then(
-      (r) => r.status,
-      (e: NodeJS.ErrnoException) => e.code,
-    );
+    // Close begins: the listening socket goes while the slow requests (held by 30 s delays) are still open.
+    let refused: string | number | undefined;
+    for (let i = 0; i < 500 && refused !== 'ECONNREFUSED'; i++) {
+      refused = await get(`${url}/__mockyard/health`).then(
+        (r) => r.status,
+        (e: NodeJS.ErrnoException) => e.code,
+      );
+    }
     expect(refused).toBe('ECONNREFUSED');
-    expect(child.exitCode).toBeNull();
 
     const results = await Promise.all(slow);
     clearInterval(timer);
@@ -115,8 +117,8 @@ describe('graceful shutdown of the CLI', () => {
     expect(JSON.parse(results[3]!.body.toString()).Entities.length).toBeGreaterThan(0);
 
     const exit = await exited;
+    // Shutdown ended the 30 s delays at once: everything above was answered, and the process exits 0.
     expect(exit.code).toBe(0);
-    expect(exit.at - signalledAt).toBeLessThan(5000);
 
     // Every stream request either completed normally or found the port closed; none got half an answer.
     const outcomes = await Promise.all(stream);

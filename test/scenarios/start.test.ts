@@ -1,10 +1,9 @@
 // Scenarios in a running mockyard: startMockyard({ scenarios }), server.scenario(), --scenarios-dir with --watch, --scenario.
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMockyard } from '../../src/index.js';
-import { packageRoot } from '../../src/paths.js';
 import { expectContract } from '../helpers/contract.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'mockyard-scenarios-'));
@@ -97,39 +96,5 @@ describe('scenarios in a running mockyard', () => {
     const dir = mkdtempSync(path.join(tmp, 'bad-'));
     writeFileSync(path.join(dir, 'bad.json'), JSON.stringify({ marketcheck: { listings: [{ make: 1 }] } }));
     await expect(startMockyard({ scenariosDir: dir })).rejects.toThrow(/bad\.json.*\/marketcheck\/listings\/0/);
-  });
-});
-
-describe('the README example', () => {
-  it('sets up exactly three releases and the assertions it shows hold', async () => {
-    const readme = readFileSync(path.join(packageRoot(), 'README.md'), 'utf8');
-    const example = readme.slice(readme.indexOf('### Vitest example: exactly three releases'));
-    const literal = /body: JSON\.stringify\((\{[\s\S]*?\n {4}\})\),/.exec(example)?.[1];
-    expect(literal, 'README example body').toBeDefined();
-    // The README's object literal, evaluated as written.
-    const body = new Function(`return ${literal}`)() as unknown;
-    const server = await startMockyard({ logLevel: 'silent' });
-    try {
-      const res = await fetch(`${server.url}/__mockyard/scenarios/three-releases`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      expect(res.status, await res.clone().text()).toBe(201);
-      const appcenter = `${server.url}/scenarios/three-releases/appcenter`;
-      const all = await fetch(`${appcenter}/v0.1/apps/owner/Shop/releases`, {
-        headers: { 'X-API-Token': 'owner-token' },
-      });
-      expect(((await all.json()) as { id: number }[]).map((r) => r.id)).toEqual([3, 2, 1]);
-      const tester = await fetch(`${appcenter}/v0.1/apps/owner/Shop/releases?published_only=true&scope=tester`, {
-        headers: { 'X-API-Token': 'tina-token' },
-      });
-      expect(((await tester.json()) as { short_version: string }[]).map((r) => r.short_version)).toEqual([
-        '1.1.0',
-        '1.0.0',
-      ]);
-    } finally {
-      await server.close();
-    }
   });
 });

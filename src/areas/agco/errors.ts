@@ -1,5 +1,5 @@
 // AGCO's ApiError body, sent in whichever format the client negotiated.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { apiErrorXml, contentTypeOf, isXml, mediaTypeOf } from './representation.js';
 import type { ErrorAnswer, ErrorContext } from '../../platform/area.js';
 import type { ApiError } from './schemas.js';
@@ -67,15 +67,6 @@ function naturalMessage(status: number, request: FastifyRequest): string {
 function naturalDeveloperMessage(status: number, request: FastifyRequest): string {
   if (status === 404) return `No route ${request.method} ${request.url.split('?')[0]}.`;
   return naturalMessage(status, request);
-}
-
-export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: AgcoError): FastifyReply {
-  const answer = formatApiError({ status: error.status, message: error.userMessage, request, cause: error });
-  return reply
-    .code(error.status)
-    .headers(answer.headers ?? {})
-    .type(answer.contentType)
-    .send(answer.body);
 }
 
 /** A search over mockyard's work budget (--query-timeout): a 400 the client can act on by narrowing it. */

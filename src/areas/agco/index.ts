@@ -5,6 +5,7 @@ import { formatApiError } from './errors.js';
 import { firstStringIds, listLanguages } from './queries.js';
 import { stringDefinitionRoutes } from './routes.js';
 import { agcoHint } from './hints.js';
+import { agcoExamples } from './examples.js';
 
 /** Shown in the catalog when no --agco-tokens list is set; any non-empty token works then. */
 export const EXAMPLE_TOKENS = ['mockyard-agco-token', 'demo-translator', 'ci-bot'];
@@ -24,5 +25,12 @@ export const agcoArea: AreaDefinition = {
     stringIds: firstStringIds(store, 50),
   }),
   formatError: formatApiError,
+  examples: (store, config) =>
+    agcoExamples(
+      store,
+      [...(storeCredentials(store, 'agco') ?? [])][0] ?? config.agcoTokens[0] ?? EXAMPLE_TOKENS[0] ?? '',
+    ),
   hint: agcoHint,
+  // The bearer token decides 200 or 401; Accept decides JSON, text/json or XML.
+  answerCache: () => ({ vary: ['authorization', 'accept'] }),
 };

@@ -4,19 +4,19 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { storeCredentials } from '../../scenarios/credentials.js';
 import type { AreaPluginOptions } from '../../platform/area.js';
-import { searchBusy, searchTooLong, sendApiError, unauthorized } from './errors.js';
+import { searchBusy, searchTooLong, unauthorized } from './errors.js';
 import { bindQuery, parseFilter, type DefinitionFilter } from './filters.js';
 import { findDefinitionObjects, findDefinitions, type Run } from './queries.js';
 import { WorkBudgetError } from '../../platform/data/query-pool.js';
 import { isXml, mediaTypeOf, pagedResponseXmlInSlices, sendAs, type MediaType } from './representation.js';
 import { ApiErrorSchema, HeadersSchema, PagedResponseSchema, QuerySchema } from './schemas.js';
+import { PUBLIC_ROUTE, resourceRoutes } from './resource-routes.js';
 
 export const OPERATION_ID = 'StringDefinitions_GetDefinitions';
 
-let segment = 0;
-/** A path segment that matches `word` in any letter case (a find-my-way regex parameter). */
-const ignoreCase = (word: string): string =>
-  `:ci${segment++}(${[...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`)).join('')})`;
+/** A path segment that matches `word` in any letter case (a find-my-way regex parameter named `name`). */
+const ignoreCase = (name: string, word: string): string =>
+  `:${name}(${[...word].map((c) => (c.toLowerCase() === c.toUpperCase() ? c : `[${c.toLowerCase()}${c.toUpperCase()}]`)).join('')})`;
 
 const inAllFormats = <T>(schema: T, description: string) => ({
   description,
@@ -28,41 +28,30 @@ const inAllFormats = <T>(schema: T, description: string) => ({
 export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
   const tokens = new Set(opts.config.agcoTokens);
 
+  // Repeated requests are answered by the platform's answer cache (the area declares Authorization and Accept).
   const render = async (store: FixtureStore, filter: DefinitionFilter, type: MediaType): Promise<string> => {
-    // Fixture data is read-only, so a rendered page stays right as long as its store; clients poll the same queries.
-    const pages = store.lru<string>('agco:pages', () => ({
-      max: 500,
-      maxSize: 16 * 1024 * 1024,
-      sizeCalculation: (body) => body.length || 1,
-    }));
-    const key = `${type} ${JSON.stringify(filter, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
-    let body = pages.get(key);
-    if (body === undefined) {
-      // Text searches and their counts scan; they run in the query pool under the work budget.
-      const run: Run = async (steps) => {
-        try {
-          return await app.queryPool.run(store, steps, opts.config.queryTimeout);
-        } catch (err) {
-          if (err instanceof WorkBudgetError)
-            throw err.started ? searchTooLong(err.budgetMs) : searchBusy(err.budgetMs);
-          throw err;
-        }
-      };
-      if (isXml(type)) {
-        const page = await findDefinitionObjects(store, run, filter);
-        const metadata = { TotalCount: page.total, Limit: filter.limit, Offset: 0 };
-        body = await pagedResponseXmlInSlices({ Entities: page.entities, Metadata: metadata });
-      } else {
-        const page = await findDefinitions(store, run, filter);
-        const metadata = `{"TotalCount":${page.total},"Limit":${filter.limit},"Offset":0}`;
-        body = `{"Entities":[${page.entities.join(',')}],"Metadata":${metadata}}`;
+    // Text searches and their counts scan; they run in the query pool under the work budget.
+    const run: Run = async (steps) => {
+      try {
+        return await app.queryPool.run(store, steps, opts.config.queryTimeout);
+      } catch (err) {
+        if (err instanceof WorkBudgetError) throw err.started ? searchTooLong(err.budgetMs) : searchBusy(err.budgetMs);
+        throw err;
       }
-      pages.set(key, body);
+    };
+    if (isXml(type)) {
+      const page = await findDefinitionObjects(store, run, filter);
+      const metadata = { TotalCount: page.total, Limit: filter.limit, Offset: 0 };
+      return pagedResponseXmlInSlices({ Entities: page.entities, Metadata: metadata });
     }
-    return body;
+    const page = await findDefinitions(store, run, filter);
+    const metadata = `{"TotalCount":${page.total},"Limit":${filter.limit},"Offset":0}`;
+    return `{"Entities":[${page.entities.join(',')}],"Metadata":${metadata}}`;
   };
 
-  app.addHook('onRequest', async (request, reply) => {
+  // The bearer token, checked before the parameters as the real gateway does, on every route but the public ones.
+  app.addHook('onRequest', async (request) => {
+    if ((request.routeOptions.config as { agcoPublic?: boolean }).agcoPublic === PUBLIC_ROUTE.agcoPublic) return;
     const header = request.headers.authorization;
     const match = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
     if (!match) {
@@ -70,13 +59,11 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
         header === undefined
           ? 'No Authorization header was sent.'
           : 'The Authorization header is not of the form "Bearer <token>".';
-      return sendApiError(request, reply, unauthorized(why));
+      throw unauthorized(why);
     }
     // A scenario that lists its own tokens accepts only those.
     const accepted = storeCredentials(request.store, 'agco') ?? (tokens.size > 0 ? tokens : null);
-    if (accepted && !accepted.has(match[1]!)) {
-      return sendApiError(request, reply, unauthorized('The bearer token is not valid.'));
-    }
+    if (accepted && !accepted.has(match[1]!)) throw unauthorized('The bearer token is not valid.');
   });
 
   const options = (hide: boolean) => ({
@@ -107,8 +94,13 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
       await render(request.store, parseFilter(bindQuery(request.query as Record<string, string | string[]>)), type),
     );
   };
+  await resourceRoutes(app, opts);
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
   typed.get('/api/v2/StringDefinitions', options(false), handler);
   // ASP.NET Web API routes ignore letter case: /api/v2/stringdefinitions is the same operation (hidden from the docs).
-  typed.get(`/${ignoreCase('api')}/${ignoreCase('v2')}/${ignoreCase('StringDefinitions')}`, options(true), handler);
+  typed.get(
+    `/${ignoreCase('ci0', 'api')}/${ignoreCase('ci1', 'v2')}/${ignoreCase('ci2', 'StringDefinitions')}`,
+    options(true),
+    handler,
+  );
 }

@@ -13,10 +13,10 @@ export function appcenterHint(request: FastifyRequest, status: number): string |
     return `${why}. Valid tokens, with the apps each user can see, are listed at /__mockyard/fixtures under appcenter.tokens.`;
   }
   if (status === 404) {
-    if (/\/v0\.1\/apps\/[^/]+\/[^/?]+\/releases/.test(request.url)) {
+    if (/\/v0\.1\/apps\/[^/]+\/[^/?]+/.test(request.url)) {
       return "No such app, or this token's user cannot see it (App Center answers 404 for both); apps and their users are listed at /__mockyard/fixtures under appcenter.";
     }
-    return 'The App Center area serves GET /v0.1/apps/{owner_name}/{app_name}/releases; see /docs.';
+    return 'The App Center area serves /v0.1/user, /v0.1/apps[/{owner_name}/{app_name}] with its releases, recent_releases and distribution_groups; see /docs.';
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import type { AreaDefinition } from '../../platform/area.js';
 import { AppCenterError, errorBody } from './errors.js';
 import { catalogData } from './queries.js';
+import { appcenterExamples } from './examples.js';
 import { appcenterRoutes } from './routes.js';
 import { appcenterHint } from './hints.js';
 
@@ -12,10 +13,13 @@ export const appcenterArea: AreaDefinition = {
   upstream: 'https://api.appcenter.ms',
   plugin: appcenterRoutes,
   catalog: catalogData,
+  examples: appcenterExamples,
   formatError: ({ status, message, cause }) => ({
     contentType: 'application/json; charset=utf-8',
     // An AppCenterError without detail asks for the gateway's plain text for its status.
     body: JSON.stringify(errorBody(status, cause instanceof AppCenterError ? cause.detail : message)),
   }),
   hint: appcenterHint,
+  // Who asks (X-API-Token) decides which releases are visible.
+  answerCache: () => ({ vary: ['x-api-token'] }),
 };

@@ -1,5 +1,6 @@
 // releases_list: auth and app lookup before the query parameters (as the gateway does), then one query.
 import type { FastifyInstance } from 'fastify';
+import { directoryRoutes } from './directory-routes.js';
 import { AppCenterError } from './errors.js';
 import { listReleasesJson, resolveAccess } from './queries.js';
 import {
@@ -67,6 +68,7 @@ export function parseReleasesQuery(query: RawQuery): ReleasesQuery {
 }
 
 export async function appcenterRoutes(app: FastifyInstance): Promise<void> {
+  await directoryRoutes(app);
   app.get(
     '/v0.1/apps/:owner_name/:app_name/releases',
     {

@@ -45,15 +45,8 @@ const MAINTENANCE = `<!DOCTYPE html>
 </html>
 `;
 
-const pages = new Map<number, string>();
-
 export function errorPage(status: number): string {
-  let page = pages.get(status);
-  if (page === undefined) {
-    page = status === 403 ? FORBIDDEN : status === 503 ? MAINTENANCE : nginxPage(status);
-    pages.set(status, page);
-  }
-  return page;
+  return status === 403 ? FORBIDDEN : status === 503 ? MAINTENANCE : nginxPage(status);
 }
 
 /** Answers with the HTML page archive.org shows for this status. */

@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { SwaggerTransform } from '@fastify/swagger';
 import type { AreaPluginOptions } from '../../platform/area.js';
 import { sendErrorPage } from './errors.js';
+import { searchRoutes } from './search-routes.js';
 import { sendItemFile } from './files.js';
 import { dataNodeOf, ensureFileOnDisk, itemRecordJson, recordPath, resolveDownload, type FileRow } from './queries.js';
 import { realHostOf } from '../../platform/hosts/real-hosts.js';
@@ -68,6 +69,7 @@ const FILE_RESPONSE_SCHEMA = {
 export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { config } = opts;
+  await searchRoutes(app);
   // '' when the area has its own port, '/archive' on the shared one.
   const prefix = app.prefix;
   const itemDir = (request: FastifyRequest, identifier: string) =>

@@ -1,5 +1,6 @@
 // The datasets, resources and columns in the fixture database, read once per store.
 import { displaySql, quoteIdent, type DkanColumnDef, type DkanColumnType } from '../../../fixtures/dkan/layout.js';
+import type { DatasetMetadata } from '../../../fixtures/dkan/writer.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 
 export interface Column extends DkanColumnDef {
@@ -21,7 +22,7 @@ export interface Resource {
 }
 
 export interface Catalog {
-  datasets: { id: string; title: string; resources: Resource[] }[];
+  datasets: { id: string; title: string; metadata: DatasetMetadata; resources: Resource[] }[];
   byDataset: Map<string, Resource[]>;
   byDistribution: Map<string, Resource>;
 }
@@ -37,9 +38,10 @@ export const RECORD_NUMBER: Column = {
 
 function load(store: FixtureStore): Catalog {
   const db = store.db;
-  const datasets = db.prepare('SELECT id, title FROM dkan_datasets ORDER BY position').all() as {
+  const datasets = db.prepare('SELECT id, title, metadata FROM dkan_datasets ORDER BY position').all() as {
     id: string;
     title: string;
+    metadata: string | null;
   }[];
   const resources = db
     .prepare(
@@ -102,7 +104,12 @@ function load(store: FixtureStore): Catalog {
     byDataset.set(res.datasetId, list);
   }
   return {
-    datasets: datasets.map((d) => ({ id: d.id, title: d.title, resources: byDataset.get(d.id) ?? [] })),
+    datasets: datasets.map((d) => ({
+      id: d.id,
+      title: d.title,
+      metadata: d.metadata ? (JSON.parse(d.metadata) as DatasetMetadata) : {},
+      resources: byDataset.get(d.id) ?? [],
+    })),
     byDataset,
     byDistribution,
   };

@@ -6,5 +6,5 @@ export function dkanHint(request: FastifyRequest, status: number): string | unde
   if (/\/datastore\/query\//.test(request.url)) {
     return 'No dataset, resource index or distribution by that id (ids are case-sensitive); datasets with their distributions are listed at /__mockyard/fixtures under dkan.datasets.';
   }
-  return 'The DKAN area serves GET /datastore/query/{datasetId}/{index} and /datastore/query/{distributionId}; see /docs.';
+  return 'The DKAN area serves the datastore (query, sql, imports), the metastore and search of https://data.medicaid.gov/api/1 below /dkan; /docs lists every path.';
 }

@@ -19,6 +19,8 @@ interface RankedColumn {
   dict: string;
   /** Row numbers in (rank, record_number) order, made on first use. */
   order?: Uint32Array;
+  /** Where each rank's rows start in `order` (rank r: starts[r] to starts[r + 1]), made with it. */
+  starts?: Uint32Array;
 }
 
 export interface RankedResource {
@@ -52,9 +54,46 @@ function orderOf(col: RankedColumn): Uint32Array {
   for (let rn = 1; rn < col.ranks.length; rn++) starts[col.ranks[rn]! + 1]! += 1;
   for (let r = 1; r < starts.length; r++) starts[r]! += starts[r - 1]!;
   const order = new Uint32Array(col.ranks.length - 1);
-  for (let rn = 1; rn < col.ranks.length; rn++) order[starts[col.ranks[rn]!]!++] = rn;
+  const next = starts.slice();
+  for (let rn = 1; rn < col.ranks.length; rn++) order[next[col.ranks[rn]!]!++] = rn;
   col.order = order;
+  col.starts = starts;
   return order;
+}
+
+/** A single condition on one column: which of its ranks match. */
+interface Leaf {
+  col: RankedColumn;
+  member: Uint8Array;
+}
+
+/** How many rows the ranks of a leaf hold: one step per distinct value, not per row. */
+function leafCount(leaf: Leaf): number {
+  orderOf(leaf.col);
+  const starts = leaf.col.starts!;
+  let count = 0;
+  for (let r = 1; r < leaf.member.length; r++) if (leaf.member[r] === 1) count += starts[r + 1]! - starts[r]!;
+  return count;
+}
+
+/** The rows of a leaf, read from its column's order run by run, sorted by the query's keys. */
+function leafRows(leaf: Leaf, keys: Key[]): Uint32Array {
+  const order = orderOf(leaf.col);
+  const starts = leaf.col.starts!;
+  const rows: number[] = [];
+  for (let r = 1; r < leaf.member.length; r++) {
+    if (leaf.member[r] !== 1) continue;
+    for (let i = starts[r]!; i < starts[r + 1]!; i++) rows.push(order[i]!);
+  }
+  const lastDesc = keys.length > 0 && keys[keys.length - 1]!.desc;
+  const sorted = Uint32Array.from(rows);
+  return sorted.sort((a, b) => {
+    for (const k of keys) {
+      const d = k.col === null ? a - b : k.col.ranks[a]! - k.col.ranks[b]!;
+      if (d !== 0) return k.desc ? -d : d;
+    }
+    return lastDesc ? b - a : a - b;
+  });
 }
 
 type RowTest = (rn: number) => boolean;
@@ -95,8 +134,8 @@ export interface DictLookup {
   kind: 'first' | 'all';
 }
 
-/** Runs lookups in order and gives their results in the same order (on this thread or on a worker). */
-export type LookupRunner = (lookups: DictLookup[]) => Promise<unknown[]>;
+/** Runs lookups in order and gives their results in the same order, on the store's connection. */
+export type LookupRunner = (lookups: DictLookup[]) => unknown[];
 
 /**
  * Finds which ranks of a column each condition matches, by the condition's own SQL on the column's
@@ -105,6 +144,8 @@ export type LookupRunner = (lookups: DictLookup[]) => Promise<unknown[]>;
  */
 class Planner {
   readonly lookups: DictLookup[] = [];
+  /** The member set of the last condition built: the whole filter when there is one condition. */
+  leaf0: Leaf | null = null;
 
   constructor(private readonly ranked: RankedResource) {}
 
@@ -172,6 +213,7 @@ class Planner {
     }
     return (results) => {
       const member = new Uint8Array(col.distinct + 1);
+      this.leaf0 = { col, member };
       if (startFull) member.fill(1, 1);
       for (const r of runs) {
         const lo = results[r.lo] as number | undefined;
@@ -195,13 +237,19 @@ interface Key {
 // again in the next key's order, restricted to the run.
 const SMALL_RUN = 4096;
 
-/** Rows passing `pass`, in the order of `keys`, ties by record_number in the direction of the last key. */
-function* ordered(ranked: RankedResource, keys: Key[], pass: RowTest): Generator<number> {
+/**
+ * Rows passing `pass`, in the order of `keys`, ties by record_number in the direction of the last key.
+ * Without a filter (`skip` given), whole runs before the page are passed over uncounted: `skip.rows`
+ * says how many rows are still to be skipped, and is lowered by what was passed over here.
+ */
+function* ordered(ranked: RankedResource, keys: Key[], pass: RowTest, skip?: { rows: number }): Generator<number> {
   const [key, ...rest] = keys;
   const n = ranked.rows;
   if (!key || key.col === null) {
     const desc = key?.desc ?? false;
-    for (let i = 1; i <= n; i++) {
+    const from = skip ? Math.min(skip.rows, n) : 0;
+    if (skip) skip.rows -= from;
+    for (let i = from + 1; i <= n; i++) {
       const rn = desc ? n + 1 - i : i;
       if (pass(rn)) yield rn;
     }
@@ -211,7 +259,9 @@ function* ordered(ranked: RankedResource, keys: Key[], pass: RowTest): Generator
   const ranks = key.col.ranks;
   const at = (i: number) => order[key.desc ? n - 1 - i : i]!;
   if (rest.length === 0) {
-    for (let i = 0; i < n; i++) {
+    const from = skip ? Math.min(skip.rows, n) : 0;
+    if (skip) skip.rows -= from;
+    for (let i = from; i < n; i++) {
       const rn = at(i);
       if (pass(rn)) yield rn;
     }
@@ -226,8 +276,15 @@ function* ordered(ranked: RankedResource, keys: Key[], pass: RowTest): Generator
     return lastDesc ? b - a : a - b;
   };
   let i = 0;
+  const starts = key.col.starts!;
   while (i < n) {
     const rank = ranks[at(i)]!;
+    const size = starts[rank + 1]! - starts[rank]!;
+    if (skip && skip.rows >= size) {
+      skip.rows -= size;
+      i += size;
+      continue;
+    }
     let end = i;
     const members: number[] = [];
     while (end < n && ranks[at(end)] === rank) {
@@ -247,30 +304,43 @@ export interface RankedPage {
   count: number;
 }
 
+// A single condition matching at most this share of the rows is answered from its own rows, sorted,
+// instead of walking the sort order past every row that fails it.
+const GATHER_SHARE = 8;
+
 /** The page and the count of a query the rank path supports (see `unsupported`). */
-export async function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: LookupRunner): Promise<RankedPage> {
+export function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: LookupRunner): RankedPage {
   let pass: RowTest = () => true;
+  let leaf: Leaf | null = null;
   if (q.where.length > 0) {
     const planner = new Planner(ranked);
     const build = planner.plan(q.where, 'and');
-    pass = build(await runLookups(planner.lookups));
+    pass = build(runLookups(planner.lookups));
+    if (q.where.length === 1 && q.where[0]!.kind === 'condition') leaf = planner.leaf0;
   }
   const keys: Key[] = q.sorts.map((s) => {
     const col = sortColumn(q, s.target)!;
     return { col: col === RECORD_NUMBER ? null : ranked.columns.get(col.name)!, desc: s.desc };
   });
-  const rows: number[] = [];
+  const matched = leaf ? leafCount(leaf) : q.where.length === 0 ? ranked.rows : null;
   const limit = q.limit ?? Infinity;
+  let rows: number[] = [];
   if (q.results && limit > 0) {
-    let skipped = 0;
-    for (const rn of ordered(ranked, keys, pass)) {
-      if (skipped < q.offset) skipped++;
-      else if (rows.push(rn) >= limit) break;
+    if (leaf && matched! * GATHER_SHARE <= ranked.rows) {
+      const all = leafRows(leaf, keys);
+      rows = Array.from(all.subarray(Math.min(q.offset, all.length), Math.min(all.length, q.offset + limit)));
+    } else {
+      // Without a filter, ordered() passes over whole runs before the offset; the rest are skipped here.
+      const skip = { rows: q.offset };
+      for (const rn of ordered(ranked, keys, pass, q.where.length === 0 ? skip : undefined)) {
+        if (skip.rows > 0) skip.rows--;
+        else if (rows.push(rn) >= limit) break;
+      }
     }
   }
   let count = 0;
   if (q.count) {
-    if (q.where.length === 0) count = ranked.rows;
+    if (matched !== null) count = matched;
     else for (let rn = 1; rn <= ranked.rows; rn++) if (pass(rn)) count++;
   }
   return { rows, count };

@@ -14,8 +14,9 @@ import {
   phpTimestamp,
   routeNotFound,
 } from './errors.js';
+import { catalogRoutes } from './catalog-routes.js';
 import { parseBody, parseQueryString, readQuery } from './parse.js';
-import { cachedAnswer, downloadQuery, runQuery, type Answer, type StreamAnswer } from './queries.js';
+import { downloadQuery, runQuery, type Answer, type StreamAnswer } from './queries.js';
 import { inlineDefinitions, querySchema, resourceQuerySchema } from './query-schema.js';
 import {
   DatasetIndexParamsSchema,
@@ -68,8 +69,15 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  const read = (request: FastifyRequest, resource: Resource | undefined, download: boolean) =>
-    readQuery(request.method === 'POST' ? parseBody(request.body) : parseQueryString(rawQuery(request.url)), {
+  const sentOf = (request: FastifyRequest) =>
+    request.method === 'POST' ? parseBody(request.body) : parseQueryString(rawQuery(request.url));
+  const read = (
+    request: FastifyRequest,
+    sent: Record<string, unknown>,
+    resource: Resource | undefined,
+    download: boolean,
+  ) =>
+    readQuery(sent, {
       ...(resource ? { resource } : {}),
       byId: (id) => resourceById(request.store, id),
       maxLimit: config.dkanMaxLimit,
@@ -126,16 +134,17 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
       method,
       url: path,
       schema,
+      // A download streams: nothing to keep in the answer cache.
+      ...(download ? { config: { answerCache: false } } : {}),
       handler: async (request, reply) => {
         const { store } = request;
-        const cacheable = method === 'GET' && !download;
-        if (cacheable) {
-          const hit = cachedAnswer(store, config, request.url);
-          if (hit) return send(reply, hit);
+        const sent = sentOf(request);
+        const resource = resolve(store, request.params as Record<string, string>);
+        const q = read(request, sent, resource, download);
+        if (!download) {
+          const from = { sent, resourceId: resource?.distributionId ?? null };
+          return send(reply, await runQuery(app.queryPool, store, config, q, from));
         }
-        const q = read(request, resolve(store, request.params as Record<string, string>), download);
-        if (!download)
-          return send(reply, await runQuery(app.queryPool, store, config, q, cacheable ? request.url : null));
         // QueryDownloadController::formatResponse streams CSV only.
         if (q.format !== 'csv') throw badRequest('Streaming not currently available for JSON responses');
         return send(reply, downloadQuery(app.queryPool, store, config, q));
@@ -202,6 +211,8 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
     );
   }
 
+  catalogRoutes(fastify, opts);
+
   const served = querySchema(config.dkanMaxLimit);
   fastify.get(
     '/datastore/query/schema',
@@ -240,11 +251,11 @@ function firstResourceId(request: FastifyRequest): string {
 export function formatDkanError({ status, message, request, cause }: ErrorContext): ErrorAnswer {
   const contentType = 'application/json; charset=utf-8';
   if (cause instanceof DkanError) return { contentType, body: JSON.stringify(cause.body) };
-  if (status >= 500)
-    return {
-      contentType,
-      body: JSON.stringify({ message: 'An internal error occurred.', status: 500, timestamp: phpTimestamp() }),
-    };
+  if (status >= 500) {
+    // A busy service's 503 says so; any other failure is DKAN's generic one. The body's status is the answer's.
+    const text = status === 503 ? 'The service is temporarily unavailable.' : 'An internal error occurred.';
+    return { contentType, body: JSON.stringify({ message: message ?? text, status, timestamp: phpTimestamp() }) };
+  }
   if (message !== undefined)
     return { contentType, body: JSON.stringify({ message, status, timestamp: phpTimestamp() }) };
   const params = (request.params ?? {}) as Record<string, string | undefined>;

@@ -335,7 +335,10 @@ export function schemaJson(q: DkanQuery): string {
   return JSON.stringify(out);
 }
 
-function tableSchema(resource: Resource, rowIds: boolean): object {
+export function tableSchema(
+  resource: Resource,
+  rowIds: boolean,
+): { fields: Record<string, object>; 'primary key'?: string[] } {
   const fields: Record<string, object> = {};
   if (rowIds) fields.record_number = RECORD_NUMBER_FIELD;
   for (const col of resource.columns)

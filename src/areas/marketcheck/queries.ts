@@ -8,17 +8,9 @@ const RANKING_SQL =
 
 /** The ranking as UTF-8 JSON bytes, ready to send. */
 export function ranking(store: FixtureStore, q: RankingQuery): Buffer {
-  // Bounded by the rows of marketcheck_rankings: places without listings are not cached.
-  const cache = store.memo('marketcheck:rankings', () => new Map<string, Buffer>());
-  const key = `${q.carType}\0${q.country}\0${q.level}\0${q.place}`;
-  let body = cache.get(key);
-  if (body === undefined) {
-    const row = store.prepare(RANKING_SQL).get(q.carType, q.country, q.level, q.place) as { body: string } | undefined;
-    if (!row) return EMPTY;
-    body = Buffer.from(row.body);
-    cache.set(key, body);
-  }
-  return body;
+  // Repeats are answered by the platform's answer cache before this runs.
+  const row = store.prepare(RANKING_SQL).get(q.carType, q.country, q.level, q.place) as { body: string } | undefined;
+  return row ? Buffer.from(row.body) : EMPTY;
 }
 
 export interface PlaceCatalog {

@@ -6,9 +6,9 @@ import type { AreaPluginOptions } from '../../platform/area.js';
 import {
   JSON_TYPE,
   MISSING_KEY_MESSAGE,
+  MarketcheckError,
+  RATE_LIMIT_MESSAGE,
   UNKNOWN_KEY_MESSAGE,
-  sendError,
-  sendRateLimited,
   setRateLimitHeaders,
 } from './errors.js';
 import { parseRankingQuery, single, type RawQuery } from './params.js';
@@ -66,18 +66,18 @@ export async function marketcheckPlugin(instance: FastifyInstance, { config }: A
     (request, reply) => {
       const q = request.query as RawQuery;
       const key = single(q.api_key);
-      if (!key) return void sendError(reply, 401, MISSING_KEY_MESSAGE);
+      if (!key) throw new MarketcheckError(401, MISSING_KEY_MESSAGE);
       // A scenario that lists its own api keys accepts only those.
       const accepted = storeCredentials(request.store, 'marketcheck') ?? keys;
-      if (accepted && !accepted.has(key)) return void sendError(reply, 401, UNKNOWN_KEY_MESSAGE);
+      if (accepted && !accepted.has(key)) throw new MarketcheckError(401, UNKNOWN_KEY_MESSAGE);
       if (limiter) {
         const now = Date.now();
         const state = limiter.take(key, now);
-        if (!state.allowed) return void sendRateLimited(reply, state, now);
+        if (!state.allowed) throw new MarketcheckError(429, RATE_LIMIT_MESSAGE, { state, now });
         setRateLimitHeaders(reply, state);
       }
       const parsed = parseRankingQuery(q);
-      if ('error' in parsed) return void sendError(reply, 400, parsed.error);
+      if ('error' in parsed) throw new MarketcheckError(400, parsed.error);
       sendReady(reply, ranking(request.store, parsed));
     },
   );

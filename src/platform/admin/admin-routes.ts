@@ -1,4 +1,5 @@
 // Admin routes under /__mockyard: the request journal and reset. Off with --admin off; behind a bearer token with --admin-token.
+import { sendMockyardError } from '../http/mockyard-errors.js';
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -6,6 +7,7 @@ import { Type, type Static } from 'typebox';
 import type { AreaDefinition } from '../area.js';
 import type { JournalFilter } from '../controls/journal.js';
 import { scenarioRoutes } from '../../scenarios/routes.js';
+import { dashboardApi } from '../dashboard/api.js';
 
 export interface AdminRoutesOptions {
   areas: readonly AreaDefinition[];
@@ -36,6 +38,13 @@ export const JournalEntrySchema = Type.Object({
   fault: Type.Union([Type.String(), Type.Null()]),
   forced: Type.Boolean({ description: 'The status came from Prefer: code or the error rate' }),
   scenario: Type.Union([Type.String(), Type.Null()], { description: 'The scenario the request was made in, or null' }),
+  requestBody: Type.Union([Type.String(), Type.Null()], {
+    description: 'The request body as text, secrets masked, cut at --journal-body-bytes (marked); null when none',
+  }),
+  responseHeaders: stringMap('The answer headers'),
+  responseBody: Type.Union([Type.String(), Type.Null()], {
+    description: 'The answer body as text, cut like the request body; binary bodies are described, not shown',
+  }),
 });
 
 const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
@@ -71,11 +80,8 @@ export function installAdminToken(app: Pick<FastifyInstance, 'addHook'>, adminTo
   app.addHook('onRequest', async (request, reply) => {
     const given = Buffer.from(request.headers.authorization ?? '');
     if (given.length !== token.length || !timingSafeEqual(given, token)) {
-      return reply.code(401).header('www-authenticate', 'Bearer realm="mockyard"').send({
-        statusCode: 401,
-        error: 'Unauthorized',
-        message: 'Admin routes need Authorization: Bearer <the --admin-token value>',
-      });
+      reply.header('www-authenticate', 'Bearer realm="mockyard"');
+      return sendMockyardError(reply, 401, 'Admin routes need Authorization: Bearer <the --admin-token value>');
     }
   });
 }
@@ -163,6 +169,7 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
 
   // Inside this plugin, so the admin switch and token apply to them too.
   await app.register(scenarioRoutes, { security });
+  await app.register(dashboardApi, { areas: opts.areas, security });
 }
 
 export type JournalEntryDto = Static<typeof JournalEntrySchema>;

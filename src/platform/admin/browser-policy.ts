@@ -1,9 +1,8 @@
 // What a web page on another site may do with mockyard: CORS per route family, and no state change from a form.
+import { sendMockyardError } from '../http/mockyard-errors.js';
 import { HINT_HEADER } from '../http/hints.js';
 import type { FastifyCorsOptions } from '@fastify/cors';
-import type { FastifyInstance } from 'fastify';
-
-type AnyFastify = Pick<FastifyInstance, 'addHook'>;
+import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
 
 export const ADMIN_PREFIX = '/__mockyard';
@@ -61,18 +60,25 @@ export function corsOptions(config: Config): FastifyCorsOptions {
 }
 
 /**
- * Admin routes answer CORS only for listed origins: every /__mockyard route gets that origin rule as its
- * route-level CORS options, and an OPTIONS route of their own answers (or refuses) their preflights.
- * Call before the admin routes are registered.
+ * Admin routes answer CORS only for listed origins, and refuse state changes a web form could send:
+ * every /__mockyard route gets that origin rule as its route-level CORS options and the admin guard as
+ * its own preValidation hook (area routes pay for neither), and an OPTIONS route of their own answers
+ * (or refuses) their preflights. Call before the admin routes are registered.
  */
-export function installAdminCors(app: FastifyInstance, config: Config): void {
+export function installAdminPolicy(app: FastifyInstance, config: Config): void {
   const listed = adminOriginAllowed(config);
   const cors = {
     origin: (origin: string | undefined, callback: OriginCallback) =>
       callback(null, origin !== undefined && listed(origin)),
   };
+  const guard = adminGuard(listed);
   app.addHook('onRoute', (route) => {
-    if (isAdmin(route.url)) route.config = { ...(route.config as object), cors } as typeof route.config;
+    if (!isAdmin(route.url)) return;
+    route.config = { ...(route.config as object), cors } as typeof route.config;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.every((m) => SAFE_METHODS.has(m))) return;
+    const own = route.preValidation;
+    route.preValidation = own === undefined ? [guard] : [guard, ...(Array.isArray(own) ? own : [own])];
   });
   // A refused preflight gets no CORS headers, so the browser never sends the request itself.
   for (const prefix of [ADMIN_PREFIX, WIREMOCK_PREFIX])
@@ -91,12 +97,11 @@ const FORM_TYPES = /^(?:text\/plain|application\/x-www-form-urlencoded|multipart
  * body types (text/plain, urlencoded, multipart) and any request a browser marks as coming from a page
  * (it sends Origin with every POST, PUT and DELETE). A test runner or curl without a body sends neither,
  * and DELETE or a JSON PUT from a page always needs the preflight that admin routes refuse to foreign origins.
+ * It runs at preValidation, after onRequest, so a missing admin token is still a 401.
  */
-export function installAdminGuard(app: AnyFastify, allowed: (origin: string) => boolean): void {
-  // After onRequest, so a missing admin token is still a 401 and an unknown route still a 404.
-  app.addHook('preValidation', (request, reply, done) => {
-    if (SAFE_METHODS.has(request.method) || !isAdmin(request.url) || request.routeOptions.url === undefined)
-      return done();
+function adminGuard(allowed: (origin: string) => boolean): preValidationHookHandler {
+  return (request, reply, done) => {
+    if (SAFE_METHODS.has(request.method)) return done();
     const type = request.headers['content-type'];
     const json = typeof type === 'string' && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type);
     if (json || request.headers[ADMIN_HEADER] !== undefined || request.headers.authorization !== undefined)
@@ -105,10 +110,10 @@ export function installAdminGuard(app: AnyFastify, allowed: (origin: string) => 
     const fromPage = origin !== undefined && !allowed(origin);
     const formBody = typeof type === 'string' && FORM_TYPES.test(type);
     if (!fromPage && !formBody) return done();
-    reply.code(403).send({
-      statusCode: 403,
-      error: 'Forbidden',
-      message: `State-changing admin requests need a JSON body (Content-Type: application/json) or an ${ADMIN_HEADER} header, so that a form on a web page cannot send them.`,
-    });
-  });
+    sendMockyardError(
+      reply,
+      403,
+      `State-changing admin requests need a JSON body (Content-Type: application/json) or an ${ADMIN_HEADER} header, so that a form on a web page cannot send them.`,
+    );
+  };
 }

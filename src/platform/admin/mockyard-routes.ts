@@ -55,4 +55,34 @@ export async function mockyardRoutes(app: FastifyInstance, opts: MockyardRoutesO
       return Object.fromEntries(entries);
     },
   );
+
+  const ExampleSchema = Type.Object({
+    title: Type.String(),
+    method: Type.String(),
+    path: Type.String({ description: "Below the area's base URL (e.g. /appcenter on the shared port)" }),
+    headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+  });
+
+  app.get(
+    '/fixtures/examples',
+    {
+      schema: {
+        operationId: 'mockyard_fixture_examples',
+        tags: ['mockyard'],
+        summary: 'Ready-to-send requests per area, built from the fixtures (or the scenario) being served',
+        response: { 200: Type.Record(Type.String(), Type.Array(ExampleSchema)) },
+      },
+    },
+    async (request) => {
+      const entries = opts.areas.map((area) => {
+        const store = storeFor(request, area.name);
+        const examples = area.examples;
+        return [
+          area.name,
+          examples ? store.memo(`mockyard:examples:${area.name}`, (s) => examples(s, app.config)) : [],
+        ] as const;
+      });
+      return Object.fromEntries(entries);
+    },
+  );
 }

@@ -79,7 +79,8 @@ export async function malformedPayload(
 }
 
 /** The real body, complete, but in small pieces with pauses between them. */
-export function slowPayload(reply: FastifyReply, payload: Payload): Readable {
+/** `pause` waits between pieces (the runtime's sleep, which tests replace). */
+export function slowPayload(reply: FastifyReply, payload: Payload, pause: (ms: number) => Promise<void>): Readable {
   const length = isStream(payload) ? declaredLength(reply) : asBuffer(payload).length;
   if (!isStream(payload)) reply.header('content-length', String(length));
   const piece = Math.max(
@@ -90,7 +91,7 @@ export function slowPayload(reply: FastifyReply, payload: Payload): Readable {
     let first = true;
     for await (const chunk of chunksOf(payload)) {
       for (let at = 0; at < chunk.length; at += piece) {
-        if (!first) await sleep(SLOW_INTERVAL_MS);
+        if (!first) await pause(SLOW_INTERVAL_MS);
         first = false;
         yield chunk.subarray(at, at + piece);
       }

@@ -1,6 +1,7 @@
 // The request journal: a ring buffer of the last N area requests, with secrets masked.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AreaName } from '../area.js';
+import { bodyText, type CapturedBody } from './journal-bodies.js';
 
 export interface JournalEntry {
   id: number;
@@ -21,6 +22,12 @@ export interface JournalEntry {
   forced: boolean;
   /** The scenario the request was made in, or null. */
   scenario: string | null;
+  /** The request body as text, secrets masked, cut at --journal-body-bytes; null when there was none. */
+  requestBody: string | null;
+  /** The answer's headers (the admin token masked). */
+  responseHeaders: Record<string, string | string[]>;
+  /** The answer's body as text, cut like the request's; binary bodies are described, not shown. */
+  responseBody: string | null;
 }
 
 /**
@@ -47,6 +54,9 @@ export interface JournalRecord {
   stubId?: string;
   /** The host the stub step saw (the area's real host) and the URL the real service would get. */
   seenAs?: { host: string; url: string };
+  requestBody?: CapturedBody | null;
+  responseHeaders?: Record<string, unknown>;
+  responseBody?: CapturedBody | null;
 }
 
 /** What the stub step learnt about a request, picked up when its journal entry is written. */
@@ -148,13 +158,25 @@ export function maskUrl(url: string, adminToken: string | null): string {
   return `${head}?${parts.join('&')}`;
 }
 
+function stringHeaders(headers: Record<string, unknown> | undefined): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.map(String) : String(value);
+  }
+  return out;
+}
+
 function statusMatches(status: number | null, wanted: string): boolean {
   if (/^\dxx$/i.test(wanted)) return status !== null && Math.floor(status / 100) === Number(wanted[0]);
   return status === Number(wanted);
 }
 
+export type JournalListener = (record: JournalRecord) => void;
+
 export class Journal {
   #entries: (JournalRecord | undefined)[];
+  #listeners = new Set<JournalListener>();
   #next = 0;
   #size = 0;
   #lastId = 0;
@@ -162,6 +184,8 @@ export class Journal {
   constructor(
     readonly capacity: number,
     private readonly adminToken: string | null = null,
+    /** How much of each body a reader sees (--journal-body-bytes). */
+    readonly bodyBytes = 4096,
   ) {
     this.#entries = new Array<JournalRecord | undefined>(capacity);
   }
@@ -180,6 +204,24 @@ export class Journal {
     this.#entries[this.#next] = entry;
     this.#next = (this.#next + 1) % this.capacity;
     this.#size = Math.min(this.#size + 1, this.capacity);
+    for (const listener of this.#listeners) listener(entry);
+  }
+
+  /** Calls `listener` with every record added from now on; returns a function that stops it. */
+  subscribe(listener: JournalListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** One entry by id, masked, while the journal still holds it. */
+  get(id: number): JournalEntry | undefined {
+    for (const entry of this.#newestFirst()) if (entry.id === id) return this.#entry(entry);
+    return undefined;
+  }
+
+  /** A record as readers see it: parsed and masked. */
+  view(record: JournalRecord): JournalEntry {
+    return this.#entry(record);
   }
 
   /** Newest first. */
@@ -235,6 +277,9 @@ export class Journal {
       fault: r.fault,
       forced: r.forced,
       scenario: r.scenario ?? null,
+      requestBody: bodyText(r.requestBody, this.bodyBytes, this.adminToken),
+      responseHeaders: maskHeaders(stringHeaders(r.responseHeaders), this.adminToken),
+      responseBody: bodyText(r.responseBody, this.bodyBytes, this.adminToken),
     };
   }
 

@@ -1,6 +1,10 @@
 // Runtime state of a running mockyard (journal, fault draws, shutdown) and the registry behind POST /__mockyard/reset.
+import { setTimeout as wait } from 'node:timers/promises';
 import type { Config } from '../../config.js';
 import { Journal } from './journal.js';
+import { LiveControls } from './live-controls.js';
+import { Traffic } from './traffic.js';
+import { AnswerCache } from '../http/answer-cache.js';
 import { mulberry32, type Random } from '../../../fixtures/lib/prng.js';
 
 type ResetListener = () => void;
@@ -14,13 +18,27 @@ type ResetListener = () => void;
  */
 export class Runtime {
   readonly journal: Journal;
+  /** Latency, error rate and fault per area, set at run time; the server-wide flags until then. */
+  readonly controls: LiveControls;
+  /** Requests and errors per area over the last minutes, fed by the journal. */
+  readonly traffic = new Traffic();
+  /** The answer cache of every area (answer-cache.ts), shared like the journal; emptied on reset. */
+  readonly answers: AnswerCache;
   #errorRandom!: Random;
   #latencyRandom!: Random;
   #listeners = new Set<ResetListener>();
   #shutdown = new AbortController();
 
-  constructor(readonly config: Pick<Config, 'journalSize' | 'faultSeed' | 'adminToken'>) {
-    this.journal = new Journal(config.journalSize, config.adminToken);
+  constructor(
+    readonly config: Pick<Config, 'journalSize' | 'faultSeed' | 'adminToken'> &
+      Partial<Pick<Config, 'latency' | 'errorRate' | 'journalBodyBytes' | 'answerCacheMb'>>,
+  ) {
+    this.journal = new Journal(config.journalSize, config.adminToken, config.journalBodyBytes ?? 4096);
+    this.controls = new LiveControls({ latency: config.latency ?? null, errorRate: config.errorRate ?? 0 });
+    this.journal.subscribe((record) => {
+      if (record.area !== null) this.traffic.add(record.area, record.status, record.time);
+    });
+    this.answers = new AnswerCache((config.answerCacheMb ?? 0) * 1024 * 1024);
     this.#seed();
   }
 
@@ -34,6 +52,19 @@ export class Runtime {
   readonly errorRandom: Random = () => this.#errorRandom();
   /** Draws for latency and `Prefer: delay` ranges. */
   readonly latencyRandom: Random = () => this.#latencyRandom();
+
+  /** The time a journal entry records; tests set it, like `sleep`. */
+  now: () => number = Date.now;
+
+  /**
+   * How a simulated delay waits: a timer that shutdown ends at once. Tests put a clock of their own here,
+   * so that no test depends on how long a timer really took.
+   */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void> = (ms, signal) =>
+    wait(ms, undefined, { signal }).then(
+      () => undefined,
+      () => undefined,
+    );
 
   /** Aborted when shutdown starts, so waits on behalf of a request end at once. */
   get shutdownSignal(): AbortSignal {
@@ -53,6 +84,9 @@ export class Runtime {
   /** Clears the journal, restarts the seeded draws and calls every registered listener. */
   reset(): { journalCleared: number } {
     const journalCleared = this.journal.clear();
+    this.traffic.clear();
+    this.controls.clear();
+    this.answers.clear();
     this.#seed();
     for (const listener of this.#listeners) listener();
     return { journalCleared };

@@ -31,6 +31,7 @@ export class FixtureStore {
   #derived = new Map<string, unknown>();
   #users = 0;
   #retired: (() => void) | null = null;
+  #closeListeners: (() => void)[] = [];
 
   constructor(source: StoreSource) {
     this.db = source.db;
@@ -115,7 +116,14 @@ export class FixtureStore {
     cleanup?.();
   }
 
+  /** Runs `listener` once the store is closed (the query executor then drops its connections to the file). */
+  onClose(listener: () => void): void {
+    if (!this.db.open) listener();
+    else this.#closeListeners.push(listener);
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
+    for (const listener of this.#closeListeners.splice(0)) listener();
   }
 }

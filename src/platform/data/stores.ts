@@ -1,11 +1,11 @@
 // Which fixture store a request reads: the current generation of the generated data, swapped on rebuilds.
-import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FixtureStore } from './fixture-store.js';
 
 /** The store every new request gets, and the place a rebuilt one is swapped in. */
 export class Stores {
   #current: FixtureStore;
+  #onSwap = new Set<() => void>();
 
   /**
    * `swappable: false` promises that no store will be swapped in while requests run (no watch mode), so
@@ -30,7 +30,14 @@ export class Stores {
     if (!this.options.swappable) throw new Error('these stores were made with swappable: false (no watch mode)');
     const old = this.#current;
     this.#current = next;
+    for (const listener of this.#onSwap) listener();
     old.retire(cleanup);
+  }
+
+  /** Calls `listener` after every swap (the answer cache empties itself); returns a function that stops it. */
+  onSwap(listener: () => void): () => void {
+    this.#onSwap.add(listener);
+    return () => this.#onSwap.delete(listener);
   }
 
   close(): void {
@@ -38,22 +45,12 @@ export class Stores {
   }
 }
 
-/**
- * Gives every request `request.store`, held until its response is finished, so that a swap never
- * closes a database or deletes a file under a request that is still using it.
- */
-async function storeHooks(app: FastifyInstance, opts: { stores: Stores }): Promise<void> {
-  app.decorate('stores', opts.stores);
-  app.decorateRequest('store', null as unknown as FixtureStore);
-  app.addHook('onRequest', (request, reply, done) => {
-    const store = opts.stores.current;
-    request.store = store;
-    if (opts.stores.options.swappable) reply.raw.once('close', store.acquire());
-    done();
-  });
+/** The store step of the pipeline: the request reads the current store, held until its response is done. */
+export function holdStore(stores: Stores, request: FastifyRequest, reply: FastifyReply): void {
+  const store = stores.current;
+  request.store = store;
+  if (stores.options.swappable) reply.raw.once('close', store.acquire());
 }
-
-export const storePlugin = fp(storeHooks, { name: 'mockyard-store', fastify: '5.x' });
 
 declare module 'fastify' {
   interface FastifyInstance {

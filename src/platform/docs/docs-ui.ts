@@ -3,6 +3,11 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
+const MARK =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2f6f4e"/><path d="M7 23V9l9 8 9-8v14" fill="none" stroke="#fff" stroke-width="3" stroke-linejoin="round"/></svg>';
+const LOGO =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 150 32"><rect width="32" height="32" rx="6" fill="#2f6f4e"/><path d="M7 23V9l9 8 9-8v14" fill="none" stroke="#fff" stroke-width="3" stroke-linejoin="round"/><text x="40" y="23" font-family="sans-serif" font-size="20" font-weight="bold" fill="#fff">mockyard</text></svg>';
+
 const DROPPED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
 
 export async function docsUi(app: FastifyInstance): Promise<void> {
@@ -23,6 +28,14 @@ export async function docsUi(app: FastifyInstance): Promise<void> {
       await instance.register(swaggerUi, {
         routePrefix: '/docs',
         uiConfig: { docExpansion: 'list', deepLinking: true },
+        // mockyard's name and mark, not the framework's.
+        logo: { type: 'image/svg+xml', content: Buffer.from(LOGO), href: '/', target: '_self' },
+        theme: {
+          title: 'mockyard API',
+          favicon: [
+            { filename: 'mockyard.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(MARK) },
+          ],
+        },
       });
       await instance.ready();
       return instance;

@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { AreaDefinition } from '../area.js';
 import { docsUi } from './docs-ui.js';
+import { polishForSwaggerUi } from './doc-polish.js';
 
 export interface OpenApiOptions {
   areas: readonly AreaDefinition[];
@@ -81,6 +82,7 @@ async function openapi(app: FastifyInstance, opts: OpenApiOptions): Promise<void
             },
           ];
       }
+      polishForSwaggerUi(openapiObject as Record<string, unknown>);
       return openapiObject;
     },
   });

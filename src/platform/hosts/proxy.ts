@@ -3,7 +3,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
-import type { FastifyServerFactory } from 'fastify';
 import type { CertificateAuthority } from './certificates.js';
 import { HostRouter, hostnameOf, markRealHost } from './real-hosts.js';
 
@@ -141,21 +140,33 @@ function onConnect(
   );
 }
 
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** An HTTP server with the timeouts Fastify sets on servers it makes itself. */
+function serverWith(maxHeaderSize: number, fastifyOptions: unknown, listener: Listener): http.Server {
+  const server = http.createServer({ maxHeaderSize }, listener);
+  const { keepAliveTimeout, requestTimeout, connectionTimeout } = fastifyOptions as {
+    keepAliveTimeout?: number;
+    requestTimeout?: number;
+    connectionTimeout?: number;
+  };
+  if (keepAliveTimeout !== undefined) server.keepAliveTimeout = keepAliveTimeout;
+  if (requestTimeout !== undefined) server.requestTimeout = requestTimeout;
+  if (connectionTimeout !== undefined) server.setTimeout(connectionTimeout);
+  return server;
+}
+
+/** Fastify's `serverFactory` without real host names: a plain HTTP server (the area ports, tests). */
+export function plainServerFactory(maxHeaderSize: number): (handler: Listener, fastifyOptions: unknown) => http.Server {
+  return (handler, fastifyOptions) => serverWith(maxHeaderSize, fastifyOptions, handler);
+}
+
 /** Fastify's `serverFactory`: a plain HTTP server whose request listener routes by host first. */
-export function frontServerFactory(options: FrontOptions): FastifyServerFactory {
+export function frontServerFactory(options: FrontOptions): (handler: Listener, fastifyOptions: unknown) => http.Server {
   return (handler, fastifyOptions) => {
-    const server = http.createServer({ maxHeaderSize: options.maxHeaderSize }, (req, res) => {
+    const server = serverWith(options.maxHeaderSize, fastifyOptions, (req, res) => {
       if (route(options.router, req, res)) handler(req, res);
     });
-    // What Fastify sets on servers it makes itself.
-    const { keepAliveTimeout, requestTimeout, connectionTimeout } = fastifyOptions as {
-      keepAliveTimeout?: number;
-      requestTimeout?: number;
-      connectionTimeout?: number;
-    };
-    if (keepAliveTimeout !== undefined) server.keepAliveTimeout = keepAliveTimeout;
-    if (requestTimeout !== undefined) server.requestTimeout = requestTimeout;
-    if (connectionTimeout !== undefined) server.setTimeout(connectionTimeout);
     server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
       onConnect(server, options, req, socket, head),
     );

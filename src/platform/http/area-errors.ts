@@ -22,22 +22,44 @@ export function sendAreaError(
 }
 
 const forcible = new WeakMap<object, readonly number[]>();
+const documented = new WeakMap<object, readonly number[]>();
 
 /**
- * The error statuses an operation documents: the 4xx/5xx keys of its route's response schema. These
- * are the statuses `Prefer: code=` and the error rate may force.
+ * Statuses any operation can fail with, documented or not: a crash (500) and an outage (503). Every
+ * area's formatError writes them in the area's own shape.
+ */
+export const ALWAYS_FORCIBLE = [500, 503] as const;
+
+/**
+ * The statuses `Prefer: code=` may force for this operation: the 4xx/5xx keys of its route's response
+ * schema (the contract's documented answers), plus 500 and 503.
+ */
+export function forcibleStatuses(request: FastifyRequest): readonly number[] {
+  const response = request.routeOptions.schema?.response as Record<string, unknown> | undefined;
+  if (!response) return ALWAYS_FORCIBLE;
+  let statuses = forcible.get(response);
+  if (!statuses) {
+    statuses = [...new Set([...documentedErrorStatuses(request), ...ALWAYS_FORCIBLE])].sort((a, b) => a - b);
+    forcible.set(response, statuses);
+  }
+  return statuses;
+}
+
+/**
+ * The error statuses an operation documents: the 4xx/5xx keys of its route's response schema. The
+ * error rate picks from these.
  */
 export function documentedErrorStatuses(request: FastifyRequest): readonly number[] {
   const schema = request.routeOptions.schema;
   const response = schema?.response as Record<string, unknown> | undefined;
   if (!response) return [];
-  let statuses = forcible.get(response);
+  let statuses = documented.get(response);
   if (!statuses) {
     statuses = Object.keys(response)
       .map(Number)
       .filter((s) => Number.isInteger(s) && s >= 400)
       .sort((a, b) => a - b);
-    forcible.set(response, statuses);
+    documented.set(response, statuses);
   }
   return statuses;
 }

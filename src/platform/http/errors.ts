@@ -1,16 +1,17 @@
 // Root 404 and error handlers; areas set their own inside their prefix.
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { sendMockyardError } from './mockyard-errors.js';
 
 export function installRootErrorHandling(app: FastifyInstance, withNotFound: boolean): void {
   // An area served at the root of its own port sets the 404 handler itself.
   if (withNotFound)
     app.setNotFoundHandler((request, reply) => {
       const pathOnly = request.url.split('?')[0];
-      reply.code(404).send({
-        statusCode: 404,
-        error: 'Not Found',
-        message: `No route ${request.method} ${pathOnly}. Areas live under /archive, /marketcheck, /appcenter, /agco and /dkan; see /docs.`,
-      });
+      sendMockyardError(
+        reply,
+        404,
+        `No route ${request.method} ${pathOnly}. Areas live under /archive, /marketcheck, /appcenter, /agco and /dkan; see / and /docs.`,
+      );
     });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -18,13 +19,9 @@ export function installRootErrorHandling(app: FastifyInstance, withNotFound: boo
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
       // Internals stay in the log, not in the body.
-      reply.code(500).send({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' });
+      sendMockyardError(reply, 500, 'Internal Server Error');
       return;
     }
-    reply.code(status).send({
-      statusCode: status,
-      error: error.name === 'FastifyError' ? 'Bad Request' : error.name,
-      message: error.message,
-    });
+    sendMockyardError(reply, status, error.message);
   });
 }

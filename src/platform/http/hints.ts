@@ -1,27 +1,29 @@
 // The `mockyard-hint` response header: a faithful 401 or 404 says nothing about why; this header does,
 // leaving the real service's status and body untouched.
-import fp from 'fastify-plugin';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../area.js';
 import type { Config } from '../../config.js';
 
 export const HINT_HEADER = 'mockyard-hint';
-const HINTED = new Set([401, 403, 404]);
 
-export interface HintOptions {
-  areaOf: (url: string) => AreaDefinition | undefined;
-  config: Config;
+/** The hint step of the pipeline's onSend: most answers are not auth or not-found answers and pass untouched. */
+export function hintStep(area: AreaDefinition, request: FastifyRequest, reply: FastifyReply, config: Config): void {
+  const status = reply.statusCode;
+  if (status !== 401 && status !== 403 && status !== 404) return;
+  const hint = (status === 404 ? basePathHint(area, request) : undefined) ?? area.hint?.(request, status, config);
+  if (hint) reply.header(HINT_HEADER, hint);
 }
 
-async function hints(app: FastifyInstance, opts: HintOptions): Promise<void> {
-  // A callback hook: most answers are not auth or not-found answers and pass through untouched.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (HINTED.has(reply.statusCode)) {
-      const hint = opts.areaOf(request.url)?.hint?.(request, reply.statusCode, opts.config);
-      if (hint) reply.header(HINT_HEADER, hint);
-    }
-    done(null, payload);
-  });
+/**
+ * A path that repeats the real service's base path under the area's prefix (/marketcheck/v2/..., /dkan/api/1/...):
+ * the prefix already stands for the whole base URL.
+ */
+function basePathHint(area: AreaDefinition, request: FastifyRequest): string | undefined {
+  const basePath = new URL(area.upstream).pathname.replace(/\/$/, '');
+  if (basePath === '') return undefined;
+  const path = request.url.split('?')[0] ?? '';
+  const at = path.indexOf(`${area.prefix}${basePath}/`);
+  if (at < 0) return undefined;
+  const fixed = `${path.slice(0, at)}${area.prefix}${path.slice(at + area.prefix.length + basePath.length)}`;
+  return `${area.prefix} stands for ${area.upstream} as a whole: drop ${basePath} from the path (${fixed}).`;
 }
-
-export const hintsPlugin = fp(hints, { name: 'mockyard-hints' });

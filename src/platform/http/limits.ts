@@ -1,5 +1,6 @@
 // Request bounds checked before routing, answered in the error shape of the area the URL points into.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendMockyardError } from './mockyard-errors.js';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../area.js';
 import { sendAreaError } from './area-errors.js';
 
@@ -47,9 +48,7 @@ function reject(
   message: string,
 ): FastifyReply {
   if (area) return sendAreaError(area, request, reply, status, message);
-  return reply
-    .code(status)
-    .send({ statusCode: status, error: status === 414 ? 'URI Too Long' : 'Bad Request', message });
+  return sendMockyardError(reply, status, message);
 }
 
 /** Fastify's `frameworkErrors`: errors raised while routing (bad percent-encoding, over-long path parameters). */
@@ -64,35 +63,24 @@ export function frameworkErrorHandler(areaOf: (url: string) => AreaDefinition | 
   };
 }
 
-export function installLimits(app: FastifyInstance, areaOf: (url: string) => AreaDefinition | undefined): void {
-  // A callback hook, not an async one: it runs on every request and almost always just passes.
-  app.addHook('onRequest', (request, reply, done) => {
-    const url = request.url;
-    if (url.length > MAX_URL_LENGTH) {
-      reject(
-        request,
-        reply,
-        areaOf(url),
-        414,
-        `The request URL is ${url.length} characters long; mockyard serves at most ${MAX_URL_LENGTH}.`,
-      );
-      return;
-    }
-    const q = url.indexOf('?');
-    if (q >= 0) {
-      let params = 1;
-      for (let i = q; i < url.length; i++) if (url.charCodeAt(i) === 38 /* & */) params++;
-      if (params > MAX_QUERY_PARAMETERS) {
-        reject(
-          request,
-          reply,
-          areaOf(url),
-          400,
-          `The request has ${params} query parameters; mockyard accepts at most ${MAX_QUERY_PARAMETERS}.`,
-        );
-        return;
-      }
-    }
-    done();
-  });
+/** The limits step of the pipeline: false when the request was refused (and answered). */
+export function withinLimits(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  areaOf: (url: string) => AreaDefinition | undefined,
+): boolean {
+  const url = request.url;
+  if (url.length > MAX_URL_LENGTH) {
+    const message = `The request URL is ${url.length} characters long; mockyard serves at most ${MAX_URL_LENGTH}.`;
+    reject(request, reply, areaOf(url), 414, message);
+    return false;
+  }
+  const q = url.indexOf('?');
+  if (q < 0) return true;
+  let params = 1;
+  for (let i = q; i < url.length; i++) if (url.charCodeAt(i) === 38 /* & */) params++;
+  if (params <= MAX_QUERY_PARAMETERS) return true;
+  const message = `The request has ${params} query parameters; mockyard accepts at most ${MAX_QUERY_PARAMETERS}.`;
+  reject(request, reply, areaOf(url), 400, message);
+  return false;
 }

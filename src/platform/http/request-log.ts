@@ -20,11 +20,12 @@ export function requestSerializer(config: Config) {
   });
 }
 
-export function installRequestLog(app: FastifyInstance, config: Config, opts: RequestLogOptions): void {
-  if (config.quiet || config.logLevel === 'silent') return;
+/** Installs the request log when the level asks for it; true when it did (answers are then logged one by one). */
+export function installRequestLog(app: FastifyInstance, config: Config, opts: RequestLogOptions): boolean {
+  if (config.quiet || config.logLevel === 'silent') return false;
   // On a terminal at info, elsewhere only at debug (the journal has them too).
   const level = opts.terminal ? 'info' : 'debug';
-  if (LOG_LEVELS.indexOf(config.logLevel) < LOG_LEVELS.indexOf(level)) return;
+  if (LOG_LEVELS.indexOf(config.logLevel) < LOG_LEVELS.indexOf(level)) return false;
   app.addHook('onResponse', async (request, reply) => {
     const url = maskUrl(request.url, config.adminToken);
     const area = opts.areaOf(request.url)?.name ?? 'mockyard';
@@ -37,4 +38,5 @@ export function installRequestLog(app: FastifyInstance, config: Config, opts: Re
       request.log[level]({ method: request.method, url, status, ms, area }, 'request');
     }
   });
+  return true;
 }

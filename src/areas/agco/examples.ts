@@ -1,0 +1,30 @@
+// Requests that work with this store's tokens and definitions: the dashboard offers them to copy.
+import type { AreaExample } from '../../platform/area.js';
+import type { FixtureStore } from '../../platform/data/fixture-store.js';
+import { firstStringIds, listLanguages } from './queries.js';
+
+export function agcoExamples(store: FixtureStore, token: string): AreaExample[] {
+  const headers = { Authorization: `Bearer ${token}` };
+  const language = listLanguages(store).find((l) => !l.deleted);
+  const [id] = firstStringIds(store, 1);
+  const out: AreaExample[] = [
+    { title: 'The first ten string definitions', method: 'GET', path: '/api/v2/StringDefinitions', headers },
+  ];
+  if (language) {
+    out.push({
+      title: `Definitions with their ${language.id} translations`,
+      method: 'GET',
+      path: `/api/v2/StringDefinitions?includeTranslations=true&languageIds=${language.id}&limit=5`,
+      headers,
+    });
+  }
+  if (id) {
+    out.push({
+      title: `Definition ${id}`,
+      method: 'GET',
+      path: `/api/v2/StringDefinitions?stringIds=${encodeURIComponent(id)}&includeTranslations=true`,
+      headers,
+    });
+  }
+  return out;
+}

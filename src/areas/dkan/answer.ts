@@ -1,0 +1,115 @@
+// One DKAN query answered whole, synchronously, on a query process of the executor (src/query-child.ts):
+// the query is read again from what the client sent, ranked or planned, run, and its JSON or CSV built.
+import type { FixtureStore } from '../../platform/data/fixture-store.js';
+import { runSteps, type Step } from '../../platform/data/steps.js';
+import { LRUCache } from 'lru-cache';
+import { resourceById } from './datasets.js';
+import { readQuery, type DkanQuery } from './parse.js';
+import { rankedPage, rankedResource, unsupported, type RankedPage } from './ranked.js';
+import { csvHeader, csvLine, planQuery, schemaJson, type CsvHeadersMode, type Plan } from './sql.js';
+
+export const JSON_TYPE = 'application/json';
+export const CSV_TYPE = 'text/csv; charset=utf-8';
+export const CSV_HEADERS = { 'content-disposition': 'attachment; filename="data.csv"' };
+
+/** What the route read the query from, enough to read it again where it runs. */
+export interface AnswerInput {
+  /** The query string or JSON body as parsed (parseQueryString / parseBody). */
+  sent: Record<string, unknown>;
+  /** The distribution the path names; null on /datastore/query. */
+  resourceId: string | null;
+  maxLimit: number;
+  csvHeaders: CsvHeadersMode;
+}
+
+export interface AnswerOutput {
+  contentType: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+/** Counts by SQL and schemas by resources, kept as long as the store (a process's connection) lives. */
+const cachesOf = (store: FixtureStore) =>
+  store.memo('dkan:answer-caches', () => ({
+    counts: new LRUCache<string, number>({ max: 10_000 }),
+    schemas: new LRUCache<string, string>({ max: 1_000 }),
+  }));
+
+export function dkanAnswer(store: FixtureStore, input: AnswerInput): AnswerOutput {
+  const resource = input.resourceId === null ? undefined : resourceById(store, input.resourceId);
+  const q = readQuery(input.sent, {
+    ...(resource ? { resource } : {}),
+    byId: (id) => resourceById(store, id),
+    maxLimit: input.maxLimit,
+    download: false,
+  });
+  if (q.sources.length === 0) return emptyAnswer(q, JSON.stringify(q.echo));
+  return q.format === 'csv' ? csvAnswer(store, q, input.csvHeaders) : jsonAnswer(store, q);
+}
+
+/** The filtered, sorted page and count from the rank arrays, when they answer the query exactly; else null. */
+function rankedAnswer(store: FixtureStore, q: DkanQuery): RankedPage | null {
+  if (q.sources.length !== 1) return null;
+  const ranked = rankedResource(store, q.sources[0]!.resource);
+  if (!ranked || unsupported(q, ranked) !== null) return null;
+  return rankedPage(ranked, q, (list) =>
+    runSteps(
+      store,
+      list.map((l): Step => ({ op: l.kind === 'first' ? 'pluckGet' : 'pluckAll', sql: l.sql, params: l.params })),
+    ),
+  );
+}
+
+const countKey = (plan: Plan) => `${plan.countSql}\0${JSON.stringify(plan.countParams)}`;
+
+function jsonAnswer(store: FixtureStore, q: DkanQuery): AnswerOutput {
+  const caches = cachesOf(store);
+  const page = rankedAnswer(store, q);
+  const plan = planQuery(q, page?.rows);
+  let body = '{';
+  if (q.results)
+    body += `"results":${runSteps(store, [{ op: 'pluckGet', sql: plan.rowsSql, params: plan.rowsParams }])[0] as string},`;
+  if (q.count) {
+    let count = page?.count ?? caches.counts.get(countKey(plan));
+    if (count === undefined) {
+      count = runSteps(store, [{ op: 'pluckGet', sql: plan.countSql, params: plan.countParams }])[0] as number;
+      caches.counts.set(countKey(plan), count);
+    }
+    body += `"count":${count},`;
+  }
+  if (q.schema) {
+    const key = `${q.sources.map((s) => s.resource.distributionId).join('\0')}\0${q.rowIds}`;
+    let schema = caches.schemas.get(key);
+    if (schema === undefined) {
+      schema = schemaJson(q);
+      caches.schemas.set(key, schema);
+    }
+    body += `"schema":${schema},`;
+  }
+  body += `"query":${JSON.stringify(q.echo)}}`;
+  return { contentType: JSON_TYPE, body };
+}
+
+/** No resource named on /datastore/query: DKAN's Query service answers nothing found. */
+export function emptyAnswer(q: DkanQuery, echo: string): AnswerOutput {
+  if (q.format === 'csv') return { contentType: CSV_TYPE, body: '', headers: CSV_HEADERS };
+  const parts = [
+    q.results ? '"results":[]' : '',
+    q.count ? '"count":0' : '',
+    q.schema ? '"schema":{}' : '',
+    `"query":${echo}`,
+  ];
+  return { contentType: JSON_TYPE, body: `{${parts.filter(Boolean).join(',')}}` };
+}
+
+/** QueryController's CSV: header and rows of the page; no rows give an empty body (CSVResponse of []). */
+function csvAnswer(store: FixtureStore, q: DkanQuery, mode: CsvHeadersMode): AnswerOutput {
+  const page = q.results ? rankedAnswer(store, q) : null;
+  const plan = planQuery(q, page?.rows);
+  const rows = q.results
+    ? (runSteps(store, [{ op: 'rawAll', sql: plan.rowsSql, params: plan.rowsParams }])[0] as unknown[][])
+    : [];
+  if (rows.length === 0) return { contentType: CSV_TYPE, body: '', headers: CSV_HEADERS };
+  const header = csvHeader(q, mode);
+  return { contentType: CSV_TYPE, body: [header, ...rows].map(csvLine).join(''), headers: CSV_HEADERS };
+}

@@ -1,0 +1,96 @@
+// Request and response bodies in the journal: captured by reference (or cut to the limit) on the request
+// path, masked and turned into text only when someone reads the journal.
+import { isSecretName } from './journal.js';
+
+const MASK = '***';
+const TEXT_TYPE = /^(?:text\/|application\/(?:[\w.+-]+\+)?(?:json|xml|x-www-form-urlencoded|javascript)\b)/i;
+
+/** A body as kept: the first `limit + 1` bytes at most, so a reader can tell that it was cut. */
+export interface CapturedBody {
+  bytes: Buffer | string | unknown;
+  /** The whole body's size in bytes, when known. */
+  size: number | null;
+  contentType: string | undefined;
+}
+
+/** Keeps at most limit + 1 bytes of a string or Buffer payload; anything else (a stream) by its size only. */
+export function capture(payload: unknown, contentType: string | undefined, limit: number): CapturedBody | null {
+  if (limit <= 0 || payload === undefined || payload === null) return null;
+  if (typeof payload === 'string') {
+    return {
+      bytes: payload.length > limit * 4 ? payload.slice(0, limit * 4) : payload,
+      size: Buffer.byteLength(payload),
+      contentType,
+    };
+  }
+  if (Buffer.isBuffer(payload)) {
+    return {
+      bytes: payload.length > limit ? Buffer.from(payload.subarray(0, limit + 1)) : payload,
+      size: payload.length,
+      contentType,
+    };
+  }
+  // A parsed request body (JSON): kept as the object, serialised when read.
+  if (typeof payload === 'object' && !(Symbol.asyncIterator in payload))
+    return { bytes: payload, size: null, contentType };
+  return { bytes: null, size: null, contentType };
+}
+
+function maskJson(value: unknown, depth = 0): unknown {
+  if (depth > 64 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => maskJson(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = isSecretName(k) ? MASK : maskJson(v, depth + 1);
+  return out;
+}
+
+function maskForm(text: string): string {
+  return text
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      if (eq < 0) return part;
+      let name = part.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // Shown as sent.
+      }
+      return isSecretName(name) ? `${part.slice(0, eq)}=${MASK}` : part;
+    })
+    .join('&');
+}
+
+function hideToken(text: string, adminToken: string | null): string {
+  return adminToken && text.includes(adminToken) ? text.split(adminToken).join(MASK) : text;
+}
+
+/** The body as a reader sees it: text, secrets masked, cut at `limit` bytes with a marker; null for none. */
+export function bodyText(
+  body: CapturedBody | null | undefined,
+  limit: number,
+  adminToken: string | null,
+): string | null {
+  if (!body || body.bytes === null || body.bytes === undefined) {
+    return body?.size ? `[${body.size} bytes, not kept]` : null;
+  }
+  const type = body.contentType ?? '';
+  let text: string;
+  if (typeof body.bytes === 'string') text = body.bytes;
+  else if (Buffer.isBuffer(body.bytes)) {
+    if (type && !TEXT_TYPE.test(type)) return `[${body.size ?? body.bytes.length} bytes of ${type.split(';')[0]}]`;
+    text = body.bytes.toString('utf8');
+  } else text = JSON.stringify(maskJson(body.bytes)) ?? '';
+  if (/json/i.test(type) && typeof body.bytes !== 'object') {
+    try {
+      text = JSON.stringify(maskJson(JSON.parse(text)));
+    } catch {
+      // Cut short or not JSON: shown as it is.
+    }
+  } else if (/x-www-form-urlencoded/i.test(type)) text = maskForm(text);
+  text = hideToken(text, adminToken);
+  const size = body.size ?? Buffer.byteLength(text);
+  const buf = Buffer.from(text);
+  if (buf.length <= limit && size <= limit) return text;
+  return `${buf.subarray(0, limit).toString('utf8')}…[cut at ${limit} of ${size} bytes]`;
+}

@@ -1,0 +1,107 @@
+// The one answer cache of every area: finished bytes and headers, keyed by the request as sent.
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import { LRUCache } from 'lru-cache';
+import type { AreaName } from '../area.js';
+
+/** A finished 200 answer: what goes on the wire again, with no parsing, query or serialisation. */
+export interface CachedAnswer {
+  area: AreaName;
+  operationId: string | null;
+  /** Header names and values as the handler set them (CORS headers excluded), content-length included. */
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * What an area declares about its answers (AreaDefinition.answerCache): the request headers that change
+ * an answer besides method, path and query (credentials, Accept, conditional headers). An area without
+ * a policy is never cached; a route opts out with `config: { answerCache: false }`.
+ */
+export interface AnswerCachePolicy {
+  vary: readonly string[];
+}
+
+/** Per-entry overhead counted against the byte bound: the key, the header object, the LRU node. */
+const ENTRY_OVERHEAD = 256;
+
+/** Headers that belong to one request, never to a stored answer. */
+const PER_REQUEST = /^(?:access-control-|preference-applied$|mockyard-|ratelimit-|retry-after$|set-cookie$)/;
+
+/**
+ * The key of a request: area, scenario, method, path and query exactly as sent (no reordering or
+ * decoding: PHP and ASP.NET binders give meaning to order and spelling, so two spellings are two
+ * entries, never one wrong one), then the values of the area's varying headers.
+ */
+export function answerKey(
+  area: AreaName,
+  scenario: string | null,
+  method: string,
+  url: string,
+  vary: readonly string[],
+  headers: IncomingHttpHeaders,
+): string {
+  let key = `${area}\0${scenario ?? ''}\0${method}\0${url}`;
+  for (const name of vary) {
+    const value = headers[name];
+    key += `\0${value === undefined ? '' : Array.isArray(value) ? value.join('\n') : value}`;
+  }
+  return key;
+}
+
+/**
+ * One LRU bounded in bytes (--answer-cache-mb). Emptied when the generated store is swapped, when a
+ * scenario is created, replaced or removed, and on reset; an answer computed across such a change
+ * (its request started in an older epoch) is not stored.
+ */
+export class AnswerCache {
+  readonly #lru: LRUCache<string, CachedAnswer> | null;
+  #epoch = 0;
+
+  constructor(readonly maxBytes: number) {
+    this.#lru =
+      maxBytes > 0
+        ? new LRUCache<string, CachedAnswer>({
+            maxSize: maxBytes,
+            sizeCalculation: (a, key) => a.body.length + key.length * 2 + ENTRY_OVERHEAD,
+          })
+        : null;
+  }
+
+  get enabled(): boolean {
+    return this.#lru !== null;
+  }
+
+  /** Changes whenever the cache is emptied. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  get bytes(): number {
+    return this.#lru?.calculatedSize ?? 0;
+  }
+
+  get size(): number {
+    return this.#lru?.size ?? 0;
+  }
+
+  get(key: string): CachedAnswer | undefined {
+    return this.#lru?.get(key);
+  }
+
+  /** Stores a finished answer, unless the cache was emptied since `epoch` (the request's start). */
+  set(key: string, epoch: number, answer: Omit<CachedAnswer, 'headers'> & { headers: Record<string, unknown> }): void {
+    if (!this.#lru || epoch !== this.#epoch || answer.body.length > this.maxBytes / 8) return;
+    const headers: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value === undefined || PER_REQUEST.test(name)) continue;
+      headers[name] = value as OutgoingHttpHeaders[string];
+    }
+    headers['content-length'] = answer.body.length;
+    this.#lru.set(key, { ...answer, headers });
+  }
+
+  clear(): void {
+    this.#epoch += 1;
+    this.#lru?.clear();
+  }
+}

@@ -1,0 +1,238 @@
+// The one path of an area request, step by step in the order they run (docs/architecture.md draws it):
+//
+//   routing     host and scenario prefix (front server, rewriteUrl), then Fastify's router; limits; store; scenario
+//   controls    journal, Prefer, latency, faults, forced statuses              (controls/controls.ts)
+//   stubs       a stub matcher may answer here, before any area code          (StubMatcher below)
+//   cache       the answer cache: finished bytes and headers                   (answer-cache.ts)
+//   handler     the area's route: its one parser, its one error formatter       (areas/<area>/, area-errors.ts)
+//   on send     hints, fault bodies, storing a finished answer in the cache
+//   journal     the record is completed when the response is done             (controls/journal.ts)
+//
+// One onRequest hook and one onSend hook carry all of it. A cached answer that needs no other step (no
+// control, stub, CORS or request log in play) is written before Fastify is entered at all: `front` below.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AreaDefinition, AreaName } from '../area.js';
+import type { Config } from '../../config.js';
+import { controlStep, faultPayload, journalPayload, type RequestState } from '../controls/controls.js';
+import { capture } from '../controls/journal-bodies.js';
+import type { Runtime } from '../controls/runtime.js';
+import { holdStore, type Stores } from '../data/stores.js';
+import { SCENARIO_HEADER, scenarioStep, type Scenarios } from '../../scenarios/registry.js';
+import { answerKey, type AnswerCachePolicy } from './answer-cache.js';
+import { hintStep } from './hints.js';
+import { withinLimits } from './limits.js';
+
+/**
+ * A matcher of user-defined stubs (WireMock-format mappings): it may answer an area request after the
+ * controls and before the answer cache and the area handler, so a stub's answer is journaled, masked and
+ * controlled like any other. `size` 0 skips the step (and lets cached answers take the front path).
+ */
+export interface StubMatcher {
+  readonly size: number;
+  /** True when a stub answered the request (it has called reply.send). */
+  answer(request: FastifyRequest, reply: FastifyReply, area: AreaDefinition): boolean | Promise<boolean>;
+}
+
+export interface PipelineOptions {
+  config: Config;
+  runtime: Runtime;
+  stores: Stores;
+  scenarios: Scenarios;
+  areas: readonly AreaDefinition[];
+  areaOf: (url: string) => AreaDefinition | undefined;
+}
+
+type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export class Pipeline {
+  /** Set by the stubs feature; null until then. */
+  stubs: StubMatcher | null = null;
+  /** Whether each answer is logged one by one (request-log.ts): then every request goes through Fastify. */
+  requestLog = false;
+  #closing = false;
+  readonly #policies: Map<AreaName, AnswerCachePolicy>;
+
+  constructor(readonly options: PipelineOptions) {
+    const { config, areas } = options;
+    this.#policies = new Map();
+    for (const area of areas) {
+      const policy = area.answerCache?.(config);
+      if (policy) this.#policies.set(area.name, policy);
+    }
+  }
+
+  /**
+   * The server's request listener: a cached answer that needs no other step is written here, the way a
+   * bare node:http server would; everything else goes on to Fastify (`handler`).
+   */
+  front(handler: RawHandler): RawHandler {
+    return (req, res) => {
+      if (!this.#fromCache(req, res)) handler(req, res);
+    };
+  }
+
+  #fromCache(req: IncomingMessage, res: ServerResponse): boolean {
+    const { runtime, scenarios, areaOf } = this.options;
+    const cache = runtime.answers;
+    // Controls can be switched on at run time (the dashboard), so this is read per request.
+    if (req.method !== 'GET' || !cache.enabled || this.#closing || runtime.controls.active || this.requestLog)
+      return false;
+    if (this.stubs !== null && this.stubs.size > 0) return false;
+    const headers = req.headers;
+    if (headers.prefer !== undefined || headers.origin !== undefined) return false;
+    const url = req.url ?? '/';
+    // Path scenarios are rewritten by Fastify's rewriteUrl: those go the long way.
+    if (url.startsWith('/scenarios/')) return false;
+    const area = areaOf(url);
+    const policy = area && this.#policies.get(area.name);
+    if (!policy) return false;
+    const named = headers[SCENARIO_HEADER];
+    const scenario =
+      typeof named === 'string' && named.trim() !== ''
+        ? named.trim()
+        : named === undefined
+          ? scenarios.defaultName
+          : null;
+    if (scenario === null && named !== undefined) return false;
+    const hit = cache.get(answerKey(area.name, scenario, 'GET', url, policy.vary, headers));
+    if (!hit) return false;
+    const started = performance.now();
+    res.writeHead(200, hit.headers);
+    res.end(hit.body);
+    const journal = runtime.journal;
+    if (journal.capacity > 0)
+      journal.add({
+        id: journal.nextId(),
+        method: 'GET',
+        area: hit.area,
+        operationId: hit.operationId,
+        url,
+        headers,
+        status: 200,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        time: Date.now(),
+        fault: null,
+        forced: false,
+        scenario,
+        requestBody: null,
+        responseHeaders: hit.headers,
+        responseBody: capture(hit.body, contentTypeOf(hit.headers), journal.bodyBytes),
+      });
+    return true;
+  }
+
+  /** Installs the pipeline's onRequest and onSend hooks on the root app, before any route is registered. */
+  install(app: FastifyInstance): void {
+    const { scenarios } = this.options;
+    app.decorate('scenarios', scenarios);
+    app.decorate('stores', this.options.stores);
+    app.decorateRequest('store', null as unknown as FastifyRequest['store']);
+    app.decorateRequest('scenario', null);
+    app.decorateRequest('areaState', null);
+    app.addHook('preClose', (done) => {
+      this.#closing = true;
+      done();
+    });
+    app.addHook('onRequest', (request, reply, done) => {
+      const answered = this.#onRequest(request, reply);
+      if (answered === false) return done();
+      if (answered !== true) answered.then((a) => a || done(), done);
+    });
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const state = request.areaState;
+      if (state === null) return done(null, payload);
+      hintStep(state.area, request, reply, this.options.config);
+      journalPayload(this.options.runtime, reply, state, payload);
+      const out = faultPayload(this.options.runtime, request, reply, state, payload);
+      if (out instanceof Promise) return void out.then((p) => done(null, p), done);
+      done(null, this.#store(request, reply, state, out));
+    });
+  }
+
+  /** routing (limits, store, scenario), then the area steps; true or a promise of true when answered. */
+  #onRequest(request: FastifyRequest, reply: FastifyReply): boolean | Promise<boolean> {
+    const { areaOf, stores, scenarios, runtime } = this.options;
+    if (!withinLimits(request, reply, areaOf)) return true;
+    holdStore(stores, request, reply);
+    const area = areaOf(request.url);
+    if (!scenarioStep(scenarios, request, reply, area)) return true;
+    if (!area) return false;
+    const state: RequestState = {
+      area,
+      operationId: request.routeOptions.schema?.operationId ?? null,
+      fault: null,
+      forced: false,
+      cacheKey: null,
+      cacheEpoch: runtime.answers.epoch,
+      cached: false,
+    };
+    request.areaState = state;
+    const controlled = controlStep(runtime, request, reply, state);
+    if (controlled === true) return true;
+    if (controlled === false) return this.#areaSteps(request, reply, state);
+    return controlled.then((answered) => answered || this.#areaSteps(request, reply, state));
+  }
+
+  /** stubs, then the answer cache; the handler runs when neither answered. */
+  #areaSteps(request: FastifyRequest, reply: FastifyReply, state: RequestState): boolean | Promise<boolean> {
+    const stubs = this.stubs;
+    if (stubs !== null && stubs.size > 0) {
+      const stubbed = stubs.answer(request, reply, state.area);
+      if (stubbed === true) return true;
+      if (stubbed !== false) return stubbed.then((answered) => answered || this.#cacheStep(request, reply, state));
+    }
+    return this.#cacheStep(request, reply, state);
+  }
+
+  #cacheStep(request: FastifyRequest, reply: FastifyReply, state: RequestState): boolean {
+    const cache = this.options.runtime.answers;
+    const policy = this.#policies.get(state.area.name);
+    if (!policy || !cache.enabled || request.method !== 'GET' || state.fault !== null) return false;
+    const config = request.routeOptions.config as { answerCache?: boolean } | undefined;
+    if (config?.answerCache === false) return false;
+    const key = answerKey(
+      state.area.name,
+      request.scenario?.name ?? null,
+      'GET',
+      request.url,
+      policy.vary,
+      request.headers,
+    );
+    const hit = cache.get(key);
+    if (!hit) {
+      state.cacheKey = key;
+      return false;
+    }
+    state.cached = true;
+    void reply.code(200).headers(hit.headers).send(hit.body);
+    return true;
+  }
+
+  /** The cache's side of onSend: a finished 200 of a request that no control touched is kept as bytes. */
+  #store(request: FastifyRequest, reply: FastifyReply, state: RequestState, payload: unknown): unknown {
+    if (state.cacheKey === null || state.cached || state.forced || reply.statusCode !== 200) return payload;
+    if (request.headers.prefer !== undefined || reply.getHeader('preference-applied') !== undefined) return payload;
+    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    if (!Buffer.isBuffer(body)) return payload;
+    this.options.runtime.answers.set(state.cacheKey, state.cacheEpoch, {
+      area: state.area.name,
+      operationId: state.operationId,
+      headers: reply.getHeaders(),
+      body,
+    });
+    return body;
+  }
+}
+
+function contentTypeOf(headers: Record<string, unknown>): string | undefined {
+  const type = headers['content-type'];
+  return typeof type === 'string' ? type : undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The pipeline's state of an area request; null for mockyard's own routes. */
+    areaState: RequestState | null;
+  }
+}

@@ -1,0 +1,78 @@
+// A query process of the executor (platform/data/query-pool.ts): one job at a time, on read-only connections
+// to fixture and scenario database files. The parent SIGKILLs it when a job runs over its budget.
+import { setPriority } from 'node:os';
+import Database from '../fixtures/lib/sqlite.js';
+import { FixtureStore } from './platform/data/fixture-store.js';
+import { TASKS, type TaskName } from './query-tasks.js';
+
+interface JobMessage {
+  id: number;
+  path: string;
+  fingerprint: string;
+  task: TaskName;
+  input: unknown;
+}
+
+// Below the event loop's priority: on a shared core the server keeps answering while queries run.
+try {
+  setPriority(10);
+} catch {
+  // Not allowed here (some containers): same priority, still off the event loop.
+}
+
+/** Open stores by file; a process serves a few (the generated data and scenarios). */
+const open = new Map<string, FixtureStore>();
+const MAX_OPEN = 4;
+
+function storeFor(path: string, fingerprint: string): FixtureStore | null {
+  const known = open.get(path);
+  if (known && known.fingerprint === fingerprint) {
+    open.delete(path);
+    open.set(path, known);
+    return known;
+  }
+  known?.close();
+  open.delete(path);
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  // No memory map: page faults of long scans contend with other processes' mappings; SQLite's own cache does not.
+  db.pragma('mmap_size = 0');
+  db.pragma('cache_size = -16384');
+  const found = db.prepare("SELECT value FROM mockyard_meta WHERE key = 'fingerprint'").pluck().get();
+  // The file at this path is another generation already (a rebuild renamed a new one over it).
+  if (found !== fingerprint) {
+    db.close();
+    return null;
+  }
+  const store = new FixtureStore({ db, filesDir: '', fingerprint, dbPath: path });
+  open.set(path, store);
+  for (const [p, s] of open) {
+    if (open.size <= MAX_OPEN) break;
+    s.close();
+    open.delete(p);
+  }
+  return store;
+}
+
+function handle(job: JobMessage): unknown {
+  try {
+    const store = storeFor(job.path, job.fingerprint);
+    if (!store) return { id: job.id, stale: true };
+    const task = TASKS[job.task] as (store: FixtureStore, input: unknown) => unknown;
+    return { id: job.id, result: task(store, job.input) };
+  } catch (err) {
+    const e = err as { message?: string; code?: string };
+    return { id: job.id, error: { message: String(e?.message ?? err), code: e?.code } };
+  }
+}
+
+process.on('message', (msg: JobMessage | { forget: string }) => {
+  if ('forget' in msg) {
+    open.get(msg.forget)?.close();
+    open.delete(msg.forget);
+    return;
+  }
+  process.send!(handle(msg));
+});
+// The parent is gone: nothing left to answer.
+process.on('disconnect', () => process.exit(0));
+process.send!({ ready: true });

@@ -1,0 +1,16 @@
+// The work the query executor's processes can do, by name: plain statements, and whole DKAN answers.
+import { dkanAnswer } from './areas/dkan/answer.js';
+import type { FixtureStore } from './platform/data/fixture-store.js';
+import { runSteps, type Step } from './platform/data/steps.js';
+
+/** A task reads only the store it is given and returns structured-clone data. */
+export type Task = (store: FixtureStore, input: never) => unknown;
+
+export const TASKS = {
+  steps: (store: FixtureStore, input: readonly Step[]) => runSteps(store, input),
+  'dkan:answer': dkanAnswer,
+} satisfies Record<string, Task>;
+
+export type TaskName = keyof typeof TASKS;
+export type TaskInput<N extends TaskName> = Parameters<(typeof TASKS)[N]>[1];
+export type TaskResult<N extends TaskName> = ReturnType<(typeof TASKS)[N]>;

@@ -1,0 +1,253 @@
+// The dashboard in a real browser: live requests, filters, detail, scenarios, fixtures, controls and the
+// traffic chart, with no console errors and no serious accessibility violations at desktop and phone sizes.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AREAS } from '../../src/areas/index.js';
+import { startMockyard, type RunningMockyard } from '../../src/index.js';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const available = existsSync(executablePath);
+// CI sets MOCKYARD_REQUIRE_BROWSER=1, so a missing browser fails there instead of skipping.
+const required = process.env.MOCKYARD_REQUIRE_BROWSER === '1';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const MC = '/marketcheck/popular/cars?api_key=mockyard-demo&car_type=new';
+
+interface Opened {
+  page: Page;
+  context: BrowserContext;
+  errors: string[];
+}
+
+async function open(browser: Browser, url: string, viewport = DESKTOP, bypassCSP = false): Promise<Opened> {
+  // axe-core is injected as an inline script, which the page's own CSP rightly forbids.
+  const context = await browser.newContext({ viewport, bypassCSP });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${url}/__mockyard/`);
+  await page.getByText('live', { exact: true }).waitFor();
+  return { page, context, errors };
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  // Strings run in the page, where the DOM is (this file is type-checked for Node).
+  const result = (await page.evaluate("axe.run({ resultTypes: ['violations'] })")) as {
+    violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+  };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe.runIf(available || required)('the dashboard in headless Chromium', () => {
+  let browser: Browser;
+  let server: RunningMockyard;
+
+  beforeAll(async () => {
+    server = await startMockyard();
+    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows requests live, filters them, and shows one masked, with a curl to copy', async () => {
+    const { page, context, errors } = await open(browser, server.url);
+    await fetch(`${server.url}${MC}`);
+    await fetch(`${server.url}/dkan/datastore/query/no-such-dataset/0`);
+    const mcRow = page.locator('tbody tr', { hasText: '/popular/cars' });
+    await mcRow.waitFor();
+    const dkanRow = page.locator('tbody tr', { hasText: 'no-such-dataset' });
+    await dkanRow.waitFor();
+    expect(await dkanRow.innerText()).toContain('404');
+
+    await page.selectOption('#filter-area', 'dkan');
+    await expect.poll(() => mcRow.count()).toBe(0);
+    expect(await dkanRow.count()).toBe(1);
+    await page.selectOption('#filter-area', '');
+    await page.selectOption('#filter-status', '2xx');
+    await expect.poll(() => dkanRow.count()).toBe(0);
+    await page.selectOption('#filter-status', '');
+    await page.fill('#filter-text', 'no-such');
+    await expect.poll(() => mcRow.count()).toBe(0);
+    await page.fill('#filter-text', '');
+
+    await mcRow.getByRole('button').click();
+    const detail = page.getByRole('complementary', { name: 'Selected request' });
+    await detail.getByText('api_key').first().waitFor();
+    // Masked exactly as the journal masks it: the key never reaches the page.
+    expect(await detail.innerText()).not.toContain('mockyard-demo');
+    await detail.getByRole('button', { name: 'Copy as curl' }).click();
+    const copied = (await page.evaluate('navigator.clipboard.readText()')) as string;
+    expect(copied).toMatch(/^curl .*\/marketcheck\/popular\/cars\?api_key=/);
+
+    await dkanRow.getByRole('button').click();
+    await detail.getByRole('heading', { name: 'Why' }).waitFor();
+    expect(await detail.innerText()).toContain('dkan');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('pauses, resumes and clears', async () => {
+    const { page, context, errors } = await open(browser, server.url);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await fetch(`${server.url}/archive/metadata/paused-while-away`);
+    await page.getByText(/paused, 1 waiting/).waitFor();
+    expect(await page.locator('tbody tr', { hasText: 'paused-while-away' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.locator('tbody tr', { hasText: 'paused-while-away' }).waitFor();
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('uploads, views and deletes a scenario through the admin API', async () => {
+    const { page, context, errors } = await open(browser, server.url);
+    page.on('dialog', (d) => void d.accept());
+    await page.getByRole('tab', { name: 'Scenarios & stubs' }).click();
+    const body = {
+      appcenter: {
+        users: [{ name: 'ui', token: 'ui-token' }],
+        apps: [
+          {
+            owner: 'ui',
+            name: 'Uploaded',
+            releases: [{ id: 1, version: '1', short_version: '1.0.0', uploaded_at: '2026-01-02T03:04:05Z' }],
+          },
+        ],
+      },
+    };
+    await page.fill('#scenario-name', 'from-the-ui');
+    await page.setInputFiles('#scenario-file', {
+      name: 'from-the-ui.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(body)),
+    });
+    await page.getByRole('button', { name: 'Upload scenario' }).click();
+    await page.getByRole('button', { name: 'View from-the-ui' }).waitFor();
+    const listed = (await (await fetch(`${server.url}/__mockyard/scenarios`)).json()) as unknown;
+    expect(JSON.stringify(listed)).toContain('from-the-ui');
+    await page.getByRole('button', { name: 'Delete from-the-ui' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'View from-the-ui' }).count()).toBe(0);
+    expect((await fetch(`${server.url}/__mockyard/scenarios/from-the-ui`)).status).toBe(404);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('lists fixtures as requests that work when copied', async () => {
+    const { page, context, errors } = await open(browser, server.url);
+    await page.getByRole('tab', { name: 'Fixtures' }).click();
+    for (const area of AREAS) await page.getByRole('heading', { name: new RegExp(area.title) }).waitFor();
+    const copyButtons = page.getByRole('button', { name: /^Copy: / });
+    expect(await copyButtons.count()).toBeGreaterThanOrEqual(AREAS.length);
+    // Every example the page offers answers 2xx as it is.
+    const examples = (await (await fetch(`${server.url}/__mockyard/fixtures/examples`)).json()) as Record<
+      string,
+      { method: string; path: string; headers?: Record<string, string> }[]
+    >;
+    for (const area of AREAS) {
+      const list = examples[area.name] ?? [];
+      expect(list.length, area.name).toBeGreaterThan(0);
+      for (const ex of list) {
+        const res = await fetch(`${server.url}${area.prefix}${ex.path}`, { method: ex.method, headers: ex.headers });
+        await res.arrayBuffer();
+        expect(res.status, `${area.name} ${ex.path}`).toBeLessThan(300);
+      }
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('sets and resets an area control, and shows traffic at a glance', async () => {
+    const { page, context, errors } = await open(browser, server.url);
+    await page.getByRole('tab', { name: 'Controls' }).click();
+    const form = page.getByRole('form', { name: 'Controls for marketcheck' });
+    await form.getByLabel('Error rate (%)').fill('100');
+    await form.getByRole('button', { name: 'Apply to marketcheck' }).click();
+    await form.getByText(/active: error rate 100%/).waitFor();
+    const failed = await fetch(`${server.url}${MC}`);
+    await failed.arrayBuffer();
+    expect(failed.status).toBeGreaterThanOrEqual(400);
+    const other = await fetch(`${server.url}/archive/metadata/${'x'}`);
+    await other.arrayBuffer();
+    expect(other.status).toBe(200); // the archive answers {} for unknown items, untouched by marketcheck's control
+    await form.getByRole('button', { name: 'Reset marketcheck' }).click();
+    await form.getByText('no control in play').waitFor();
+    const ok = await fetch(`${server.url}${MC}`);
+    await ok.arrayBuffer();
+    expect(ok.status).toBe(200);
+    await page.getByRole('img', { name: /^marketcheck: \d+ requests/ }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  for (const [label, viewport] of [
+    ['1280×800', DESKTOP],
+    ['390×844', PHONE],
+  ] as const) {
+    it(`has no serious accessibility violations and fits at ${label}`, async () => {
+      await fetch(`${server.url}${MC}`);
+      const { page, context, errors } = await open(browser, server.url, viewport, true);
+      for (const tab of ['Requests', 'Scenarios & stubs', 'Fixtures', 'Controls']) {
+        await page.getByRole('tab', { name: tab }).click();
+        await page.locator(`[role="tabpanel"]:not([hidden]) :is(li, form, tr, article)`).first().waitFor();
+        expect(await seriousViolations(page), tab).toEqual([]);
+        const overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
+        expect(overflow, `${tab} fits the width`).toBeLessThanOrEqual(0);
+      }
+      expect(errors).toEqual([]);
+      await context.close();
+    });
+  }
+});
+
+describe.runIf(available || required)('the dashboard behind an admin token', () => {
+  let browser: Browser;
+  let server: RunningMockyard;
+
+  beforeAll(async () => {
+    server = await startMockyard({ adminToken: 'ui-secret' });
+    browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('asks for the token and then streams with it', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/__mockyard/`);
+    await page.getByLabel('Admin token (--admin-token)').fill('ui-secret');
+    await page.getByRole('button', { name: 'Use token' }).click();
+    await page.getByText('live', { exact: true }).waitFor();
+    await fetch(`${server.url}${MC}`);
+    await page.locator('tbody tr', { hasText: '/popular/cars' }).waitFor();
+    // The page is no back door: without the token the same API refuses.
+    expect((await fetch(`${server.url}/__mockyard/live`)).status).toBe(401);
+    await context.close();
+  });
+});

@@ -1,0 +1,118 @@
+// The one answer cache: a repeated request gets the same bytes and headers, through Fastify or the front path.
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { testApp } from '../helpers/app.js';
+
+const { app } = await testApp();
+await app.listen({ port: 0, host: '127.0.0.1' });
+const port = (app.server.address() as AddressInfo).port;
+
+interface Got {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+function get(path: string, headers: Record<string, string> = {}): Promise<Got> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ port, host: '127.0.0.1', path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const catalog = (await app.inject('/__mockyard/fixtures')).json() as {
+  archive: { items: { identifier: string; status: string }[] };
+  marketcheck: { apiKeys: string[] };
+  appcenter: { tokens: { token: string }[]; apps: { owner: string; app: string }[] };
+  agco: { tokens: string[] };
+};
+const token = catalog.appcenter.tokens[0]!.token;
+const owned = catalog.appcenter.apps[0]!;
+const agco = { authorization: `Bearer ${catalog.agco.tokens[0]}` };
+const archiveItem = catalog.archive.items.find((i) => i.status === 'ok')!.identifier;
+
+const cases: [string, string, Record<string, string>][] = [
+  ['archive', `/archive/metadata/${archiveItem}`, {}],
+  ['marketcheck', `/marketcheck/popular/cars?api_key=${catalog.marketcheck.apiKeys[0]}&car_type=used`, {}],
+  ['appcenter', `/appcenter/v0.1/apps/${owned.owner}/${owned.app}/releases?top=3`, { 'x-api-token': token }],
+  ['agco', '/agco/api/v2/StringDefinitions?limit=3', { ...agco, accept: 'application/xml' }],
+  ['dkan', '/dkan/datastore/query/schema', {}],
+];
+
+/** Headers that differ between any two answers of a server (the clock, the connection). */
+const stable = (h: IncomingHttpHeaders) => {
+  const { date: _date, connection: _c, 'keep-alive': _k, ...rest } = h;
+  return rest;
+};
+
+describe('the answer cache', () => {
+  it.each(cases)(
+    'answers a repeated %s request with the same status, headers and bytes',
+    async (_area, path, headers) => {
+      app.runtime.answers.clear();
+      const first = await get(path, headers);
+      expect(first.status).toBe(200);
+      const stored = app.runtime.answers.size;
+      expect(stored).toBe(1);
+      const journaled = app.runtime.journal.count();
+      // Through the front path (no Origin, no Prefer) and through Fastify (inject does not use the socket).
+      const again = await get(path, headers);
+      const injected = await app.inject({ url: path, headers });
+      expect(again.status).toBe(200);
+      expect(again.body.equals(first.body)).toBe(true);
+      expect(stable(again.headers)).toEqual(stable(first.headers));
+      expect(injected.rawPayload.equals(first.body)).toBe(true);
+      expect(injected.headers['content-type']).toBe(first.headers['content-type']);
+      // Served answers are journaled like any other.
+      expect(app.runtime.journal.count()).toBe(journaled + 2);
+      expect(app.runtime.answers.size).toBe(stored);
+    },
+  );
+
+  it('keeps answers apart by the headers that change them', async () => {
+    app.runtime.answers.clear();
+    const path = '/agco/api/v2/StringDefinitions?limit=2';
+    const json = await get(path, agco);
+    const xml = await get(path, { ...agco, accept: 'application/xml' });
+    const refused = await get(path, { authorization: 'Basic x' });
+    expect(json.headers['content-type']).toMatch(/json/);
+    expect(xml.headers['content-type']).toMatch(/xml/);
+    expect(refused.status).toBe(401);
+    expect((await get(path, { authorization: 'Basic x' })).status).toBe(401);
+    expect((await get(path, agco)).body.equals(json.body)).toBe(true);
+    expect(app.runtime.answers.size).toBe(2);
+  });
+
+  it('leaves controls in charge: a Prefer header is honoured, and its answer is not kept', async () => {
+    const [, path, headers] = cases[1]!;
+    await get(path, headers);
+    const forced = await get(path, { ...headers, prefer: 'code=401' });
+    expect(forced.status).toBe(401);
+    const ok = await get(path, headers);
+    expect(ok.status).toBe(200);
+  });
+
+  it('is emptied when a scenario changes and answers from the scenario afterwards', async () => {
+    const [, path, headers] = cases[1]!;
+    await get(path, headers);
+    expect(app.runtime.answers.size).toBeGreaterThan(0);
+    app.scenarios.put('cache-test', { marketcheck: { listings: [] } });
+    expect(app.runtime.answers.size).toBe(0);
+    app.scenarios.remove('cache-test');
+  });
+
+  it('adds CORS headers for a page, never serving one origin the headers of another', async () => {
+    const [, path, headers] = cases[1]!;
+    const plain = await get(path, headers);
+    const page = await get(path, { ...headers, origin: 'http://localhost:5173' });
+    expect(plain.headers['access-control-allow-origin']).toBeUndefined();
+    expect(page.body.equals(plain.body)).toBe(true);
+    expect((await get(path, headers)).headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
