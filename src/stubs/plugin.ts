@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../platform/area.js';
-import { JOURNAL_BODY_BYTES, type RequestNote, requestNotes } from '../platform/controls/journal.js';
+import { JOURNAL_BODY_BYTES, requestNotes } from '../platform/controls/journal.js';
 import { OUTSIDE_BASE, hostnameOf, realHostOf } from '../platform/hosts/real-hosts.js';
 import { sendAreaError } from '../platform/http/area-errors.js';
 import { answerWith, forward, sendAnswer } from './answer.js';
