@@ -11,6 +11,7 @@ import { Scenarios, rewriteScenarioPrefix } from './scenarios/registry.js';
 import { areaScope } from './platform/http/area-errors.js';
 import { mockyardRoutes } from './platform/admin/mockyard-routes.js';
 import { openapiPlugin } from './platform/docs/openapi.js';
+import { prefillOf } from './platform/docs/prefill.js';
 import { adminRoutes } from './platform/admin/admin-routes.js';
 import { dashboardPage } from './platform/dashboard/page.js';
 import { frontDoor } from './platform/admin/front-door.js';
@@ -140,7 +141,11 @@ export async function buildApp(
   pipeline.requestLog = installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
   installRootErrorHandling(app, !options.only);
   installAdminPolicy(app, config);
-  await app.register(openapiPlugin, { areas, prefixed: !options.only });
+  await app.register(openapiPlugin, {
+    areas,
+    prefixed: !options.only,
+    prefill: () => prefillOf(areas, stores.current, config),
+  });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) await app.register(wiremockAdmin, { prefix: '/__admin', stubs, areaOf, only: options.only });

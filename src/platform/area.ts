@@ -48,6 +48,20 @@ export interface AreaExample {
   headers?: Record<string, string>;
 }
 
+/** Values Swagger UI prefills for one operation: parameters by name, and the JSON request body. */
+export interface OperationExample {
+  parameters?: Record<string, unknown>;
+  body?: unknown;
+}
+
+/** What /docs prefills so that "Try it out" then "Execute" succeeds with this store's data. */
+export interface AreaDocs {
+  /** By operationId. */
+  operations: Record<string, OperationExample>;
+  /** Values for the area's security schemes (by scheme name) that Swagger UI authorizes with on load. */
+  credentials?: Record<string, string>;
+}
+
 export interface AreaDefinition {
   name: AreaName;
   letter: 'A' | 'B' | 'C' | 'D' | 'E';
@@ -61,6 +75,8 @@ export interface AreaDefinition {
   catalog(store: FixtureStore, config: Config): unknown;
   /** Ready-to-send requests built from this store's data (identifiers, keys and tokens that work). */
   examples?(store: FixtureStore, config: Config): AreaExample[];
+  /** Prefilled values for /docs, from the same data as `examples`. */
+  docs?(store: FixtureStore, config: Config): AreaDocs;
   /**
    * How the real service writes an error. The platform sends every error of the area through it: thrown
    * errors, unknown paths (404), statuses forced by `Prefer: code=` or the error rate, and requests

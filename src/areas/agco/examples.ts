@@ -1,5 +1,5 @@
 // Requests that work with this store's tokens and definitions: the dashboard offers them to copy.
-import type { AreaExample } from '../../platform/area.js';
+import type { AreaDocs, AreaExample } from '../../platform/area.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { firstStringIds, listLanguages } from './queries.js';
 
@@ -27,4 +27,21 @@ export function agcoExamples(store: FixtureStore, token: string): AreaExample[] 
     });
   }
   return out;
+}
+
+/** What /docs prefills: a token that works, a live language and a string id from the fixtures. */
+export function agcoDocs(store: FixtureStore, token: string): AreaDocs {
+  const language = listLanguages(store).find((l) => !l.deleted);
+  const [id = ''] = firstStringIds(store, 1);
+  const languageIds = language ? String(language.id) : undefined;
+  return {
+    operations: {
+      StringDefinitions_GetDefinitions: { parameters: { limit: 10, languageIds, includeTranslations: true } },
+      StringDefinitions_GetDefinition: { parameters: { ID: id, languageIds, includeTranslations: true } },
+      Languages_GetLanguages: { parameters: { limit: 10, offset: 0 } },
+      Languages_GetLanguage: { parameters: { LocaleID: languageIds } },
+      Authentication_Default: { body: { Username: 'translator', Password: 'mockyard' } },
+    },
+    credentials: { agcoBearer: token },
+  };
 }

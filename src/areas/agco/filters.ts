@@ -105,6 +105,34 @@ export function bindQuery(raw: Record<string, string | string[] | undefined>): Q
   return q;
 }
 
+/** `stringIds`: a deduplicated id list (case-insensitive), never combined with the other filters. */
+function readStringIds(q: Query, useFullText: boolean): string[] | null {
+  if (!given(q.stringIds)) return null;
+  const ids = commaList(q.stringIds);
+  if (ids.length > MAX_STRING_IDS) {
+    throw badRequest(`stringIds accepts at most ${MAX_STRING_IDS} ids; ${ids.length} were given.`);
+  }
+  const combined = [
+    given(q.modifiedAfterTimestamp) && 'modifiedAfterTimestamp',
+    given(q.stringText) && 'stringText',
+    given(q.descriptionText) && 'descriptionText',
+    useFullText && 'useFullText',
+  ].filter((x): x is string => typeof x === 'string');
+  if (combined.length > 0) {
+    throw badRequest(
+      `stringIds cannot be combined with modifiedAfterTimestamp, stringText, descriptionText or useFullText (got ${combined.join(', ')}).`,
+    );
+  }
+  const seen = new Set<string>();
+  if (ids.length === 0) return null;
+  return ids.filter((id) => {
+    const key = id.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /**
  * Flags count as "used" only when they differ from their default, so generated clients that send
  * every parameter with its default value (useFullText=false, matchingTranslationsOnly=true) still work.
@@ -115,32 +143,7 @@ export function parseFilter(q: Query): DefinitionFilter {
   const includeDeletedLanguages = q.includeDeletedLanguages === true;
   const allTranslations = q.matchingTranslationsOnly === false;
 
-  let stringIds: string[] | null = null;
-  if (given(q.stringIds)) {
-    const ids = commaList(q.stringIds);
-    if (ids.length > MAX_STRING_IDS) {
-      throw badRequest(`stringIds accepts at most ${MAX_STRING_IDS} ids; ${ids.length} were given.`);
-    }
-    const combined = [
-      given(q.modifiedAfterTimestamp) && 'modifiedAfterTimestamp',
-      given(q.stringText) && 'stringText',
-      given(q.descriptionText) && 'descriptionText',
-      useFullText && 'useFullText',
-    ].filter((x): x is string => typeof x === 'string');
-    if (combined.length > 0) {
-      throw badRequest(
-        `stringIds cannot be combined with modifiedAfterTimestamp, stringText, descriptionText or useFullText (got ${combined.join(', ')}).`,
-      );
-    }
-    const seen = new Set<string>();
-    if (ids.length > 0)
-      stringIds = ids.filter((id) => {
-        const key = id.toLowerCase();
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      });
-  }
+  const stringIds = readStringIds(q, useFullText);
 
   if (!includeTranslations) {
     const needs = [

@@ -1,5 +1,5 @@
 // Requests that work with this store's tokens and apps: the dashboard offers them to copy.
-import type { AreaExample } from '../../platform/area.js';
+import type { AreaDocs, AreaExample } from '../../platform/area.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { catalogData } from './queries.js';
 
@@ -18,4 +18,27 @@ export function appcenterExamples(store: FixtureStore): AreaExample[] {
         headers: { 'X-API-Token': t.token },
       };
     });
+}
+
+/** What /docs prefills: the first token that sees an app, and that app and group. */
+export function appcenterDocs(store: FixtureStore): AreaDocs {
+  const member = catalogData(store).tokens.find((t) => t.groups.length > 0);
+  if (!member) return { operations: {} };
+  const [owner_name = '', app_name = '', distribution_group_name = ''] = (member.groups[0] ?? '').split('/');
+  // The token goes through the preauthorized APIToken scheme; as a parameter too it would be sent twice.
+  const app = { owner_name, app_name };
+  const group = { ...app, distribution_group_name };
+  return {
+    operations: {
+      apps_get: { parameters: app },
+      distributionGroups_list: { parameters: app },
+      distributionGroups_get: { parameters: group },
+      distributionGroups_listUsers: { parameters: group },
+      releases_listByDistributionGroup: { parameters: group },
+      releases_listLatest: { parameters: app },
+      releases_getLatestByUser: { parameters: { ...app, release_id: 'latest' } },
+      releases_list: { parameters: { ...app, top: 5 } },
+    },
+    credentials: { APIToken: member.token },
+  };
 }

@@ -1,7 +1,7 @@
 import type { AreaDefinition } from '../../platform/area.js';
 import { AppCenterError, errorBody } from './errors.js';
 import { catalogData } from './queries.js';
-import { appcenterExamples } from './examples.js';
+import { appcenterDocs, appcenterExamples } from './examples.js';
 import { appcenterRoutes } from './routes.js';
 import { appcenterHint } from './hints.js';
 
@@ -14,6 +14,7 @@ export const appcenterArea: AreaDefinition = {
   plugin: appcenterRoutes,
   catalog: catalogData,
   examples: appcenterExamples,
+  docs: appcenterDocs,
   formatError: ({ status, message, cause }) => ({
     contentType: 'application/json; charset=utf-8',
     // An AppCenterError without detail asks for the gateway's plain text for its status.

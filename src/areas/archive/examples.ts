@@ -1,7 +1,7 @@
 // Requests that work on this store's items: the dashboard offers them to copy.
-import type { AreaExample } from '../../platform/area.js';
+import type { AreaDocs, AreaExample } from '../../platform/area.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
-import { catalogItems } from './queries.js';
+import { catalogItems, findItem } from './queries.js';
 
 const segment = (s: string) => s.split('/').map(encodeURIComponent).join('/');
 
@@ -25,4 +25,25 @@ export function archiveExamples(store: FixtureStore): AreaExample[] {
     }
     return out;
   });
+}
+
+/** What /docs prefills: the first item that is served, one of its files and its data node. */
+export function archiveDocs(store: FixtureStore): AreaDocs {
+  const item = catalogItems(store).find((i) => i.status === 'ok');
+  if (!item) return { operations: {} };
+  const identifier = item.identifier;
+  const filename = item.files.find((f) => !f.includes('/')) ?? item.files[0] ?? '';
+  const search = { q: `identifier:${identifier}` };
+  const file = { identifier, filename };
+  return {
+    operations: {
+      scrapeSearch: { parameters: { ...search, fields: 'identifier,title' } },
+      scrapeSearchPost: { parameters: { ...search, fields: 'identifier,title' } },
+      advancedSearch: { parameters: { ...search, 'fl[]': ['identifier', 'title'], output: 'json' } },
+      getItemMetadata: { parameters: { identifier } },
+      getItemMetadataPath: { parameters: { identifier, path: 'metadata' } },
+      downloadItemFile: { parameters: file },
+      downloadItemFileFromDataNode: { parameters: { ...file, node: String(findItem(store, identifier)?.node ?? 1) } },
+    },
+  };
 }

@@ -4,7 +4,7 @@ import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { HTML, errorPage } from './errors.js';
 const JSON_TYPE = 'application/json; charset=utf-8';
 import { catalogItems, type CatalogItem } from './queries.js';
-import { archiveExamples } from './examples.js';
+import { archiveDocs, archiveExamples } from './examples.js';
 import { archiveRoutes } from './routes.js';
 import { archiveHint } from './hints.js';
 
@@ -21,6 +21,7 @@ export const archiveArea: AreaDefinition = {
   plugin: archiveRoutes,
   catalog,
   examples: archiveExamples,
+  docs: archiveDocs,
   // archive.org's pages carry no message: the status picks the page. Its search APIs answer 4xx in JSON:
   // the scrape API {error, errorType}, advancedsearch Solr's {responseHeader, error: {msg, code}}.
   formatError: ({ status, message, request }) => {

@@ -3,7 +3,7 @@ import type { AreaDefinition } from '../../platform/area.js';
 import { catalogOf } from './datasets.js';
 import { dkanRoutes, formatDkanError } from './routes.js';
 import { dkanHint } from './hints.js';
-import { dkanExamples } from './examples.js';
+import { dkanDocs, dkanExamples } from './examples.js';
 
 function catalog(store: FixtureStore): unknown {
   return {
@@ -28,6 +28,7 @@ export const dkanArea: AreaDefinition = {
   plugin: dkanRoutes,
   catalog: (store) => catalog(store),
   examples: dkanExamples,
+  docs: dkanDocs,
   formatError: formatDkanError,
   // GET answers depend on the URL alone (POST bodies are never kept); --dkan-cache-size 0 keeps DKAN out.
   answerCache: (config) => (config.dkanCacheSize > 0 ? { vary: [] } : null),

@@ -1,5 +1,5 @@
 // Requests that work with this store's places and keys: the dashboard offers them to copy.
-import type { AreaExample } from '../../platform/area.js';
+import type { AreaDocs, AreaExample } from '../../platform/area.js';
 import type { Config } from '../../config.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { storeCredentials } from '../../scenarios/credentials.js';
@@ -22,4 +22,13 @@ export function marketcheckExamples(store: FixtureStore, config: Config, demoKey
     });
   }
   return out;
+}
+
+/** What /docs prefills: a key that works and a state and city from the fixtures. */
+export function marketcheckDocs(store: FixtureStore, config: Config, demoKey: string): AreaDocs {
+  const key = [...(storeCredentials(store, 'marketcheck') ?? [])][0] ?? config.marketcheckApiKeys[0] ?? demoKey;
+  const places = placeCatalog(store);
+  const parameters: Record<string, unknown> = { car_type: 'used', country: 'us' };
+  if (places.states.us[0]) parameters.state = places.states.us[0];
+  return { operations: { getPopularCars: { parameters } }, credentials: { api_key: key } };
 }

@@ -2,7 +2,7 @@ import { storeCredentials } from '../../scenarios/credentials.js';
 import type { AreaDefinition } from '../../platform/area.js';
 import { formatMarketcheckError } from './errors.js';
 import { placeCatalog } from './queries.js';
-import { marketcheckExamples } from './examples.js';
+import { marketcheckDocs, marketcheckExamples } from './examples.js';
 import { marketcheckPlugin, rateLimitOf } from './routes.js';
 import { marketcheckHint } from './hints.js';
 
@@ -26,6 +26,7 @@ export const marketcheckArea: AreaDefinition = {
   formatError: (context) => formatMarketcheckError(context, rateLimitOf),
   // The key is in the query. With a rate limit every answer depends on the count so far: nothing is kept.
   examples: (store, config) => marketcheckExamples(store, config, DEMO_API_KEY),
+  docs: (store, config) => marketcheckDocs(store, config, DEMO_API_KEY),
   answerCache: (config) => (config.marketcheckRateLimit > 0 ? null : { vary: [] }),
   hint: marketcheckHint,
 };

@@ -31,6 +31,9 @@ export function liveRoute(app: FastifyInstance): void {
     {
       schema: {
         operationId: 'mockyard_live',
+        // An endless event stream: Swagger UI could never show its answer, so it stays out of /docs
+        // (docs/dashboard.md documents it).
+        hide: true,
         tags: ['mockyard'],
         summary: 'The request journal as server-sent events (the dashboard reads it)',
         description:

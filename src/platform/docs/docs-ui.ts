@@ -3,14 +3,13 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
-const MARK =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2f6f4e"/><path d="M7 23V9l9 8 9-8v14" fill="none" stroke="#fff" stroke-width="3" stroke-linejoin="round"/></svg>';
-const LOGO =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 150 32"><rect width="32" height="32" rx="6" fill="#2f6f4e"/><path d="M7 23V9l9 8 9-8v14" fill="none" stroke="#fff" stroke-width="3" stroke-linejoin="round"/><text x="40" y="23" font-family="sans-serif" font-size="20" font-weight="bold" fill="#fff">mockyard</text></svg>';
+import { brandingOf } from './branding.js';
+import { keepPlaceholders } from './prefill.js';
 
 const DROPPED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'date']);
 
-export async function docsUi(app: FastifyInstance): Promise<void> {
+/** `credentials`: security scheme name to the value the page authorizes with when it loads. */
+export async function docsUi(app: FastifyInstance, credentials: () => Record<string, string>): Promise<void> {
   let ui: Promise<FastifyInstance> | undefined;
   const load = () =>
     (ui ??= (async () => {
@@ -28,13 +27,10 @@ export async function docsUi(app: FastifyInstance): Promise<void> {
       await instance.register(swaggerUi, {
         routePrefix: '/docs',
         uiConfig: { docExpansion: 'list', deepLinking: true },
-        // mockyard's name and mark, not the framework's.
-        logo: { type: 'image/svg+xml', content: Buffer.from(LOGO), href: '/', target: '_self' },
-        theme: {
-          title: 'mockyard API',
-          favicon: [
-            { filename: 'mockyard.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(MARK) },
-          ],
+        ...brandingOf(credentials()),
+        transformSpecification: (spec) => {
+          keepPlaceholders(spec);
+          return spec;
         },
       });
       await instance.ready();

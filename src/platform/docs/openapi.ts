@@ -4,12 +4,14 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { AreaDefinition } from '../area.js';
 import { docsUi } from './docs-ui.js';
-import { polishForSwaggerUi } from './doc-polish.js';
+import { applyPrefill, type Prefill } from './prefill.js';
 
 export interface OpenApiOptions {
   areas: readonly AreaDefinition[];
   /** False when an area is served at the root of its own port. */
   prefixed: boolean;
+  /** Values from the fixtures for Swagger UI to prefill and authorize with. */
+  prefill: () => Prefill;
 }
 
 async function openapi(app: FastifyInstance, opts: OpenApiOptions): Promise<void> {
@@ -20,7 +22,9 @@ async function openapi(app: FastifyInstance, opts: OpenApiOptions): Promise<void
         title: 'mockyard',
         version: '0.1.0',
         description:
-          'Deterministic mocks of five real HTTP services. Swap the real base URL for the matching server below; nothing else changes.',
+          'Deterministic mocks of five real HTTP services. Swap the real base URL for the matching server below; nothing else changes.\n\n' +
+          'In Swagger UI every operation comes prefilled with values from the served fixtures, and the page is already authorized with fixture credentials (a MarketCheck key, an App Center token, an AGCO token). ' +
+          'To use others, press **Authorize**, log out of a scheme and enter your own; the credentials and identifiers that work are listed at `/__mockyard/fixtures`.',
       },
       // Relative server URLs resolve against wherever this document was fetched from.
       servers: [
@@ -82,12 +86,12 @@ async function openapi(app: FastifyInstance, opts: OpenApiOptions): Promise<void
             },
           ];
       }
-      polishForSwaggerUi(openapiObject as Record<string, unknown>);
+      applyPrefill(doc, opts.prefill());
       return openapiObject;
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await docsUi(app);
+  await docsUi(app, () => opts.prefill().credentials);
 }
 
 export const openapiPlugin = fp(openapi, { name: 'mockyard-openapi' });
