@@ -6,6 +6,7 @@ import type { ProbeResult } from './dkan-probe.js';
 import type { LoadResult } from './lib.js';
 import { BUDGET_MS, budgetFigures } from './budget.js';
 import { scenarioCreation, scenarioSpeed } from './scenarios.js';
+import { STUB_MAPPINGS, STUB_PATH, stubMappingsDir } from './stubs.js';
 import { dashboardLive } from './dashboard.js';
 
 export interface BenchContext {
@@ -174,6 +175,17 @@ function dkanMix(id: string, title: string, scale: 1 | 10): Workload {
 }
 
 export const workloads: Workload[] = [
+  {
+    id: 'S-stub',
+    title: `A WireMock stub answering, ${STUB_MAPPINGS} mappings loaded`,
+    get serverArgs() {
+      return ['--mappings', stubMappingsDir()];
+    },
+    baselines: REPLAY,
+    headers: () => ({ accept: 'application/json' }),
+    paths: () => [STUB_PATH],
+    check: atLeast(`S stub answer with ${STUB_MAPPINGS} mappings`, 0.5),
+  },
   {
     id: 'B-national',
     title: 'MarketCheck national ranking',

@@ -24,12 +24,15 @@ import { clientErrorHandler } from './platform/http/client-errors.js';
 import { areaResolver, frameworkErrorHandler, httpServerOptions } from './platform/http/limits.js';
 import { installJsonBodyParser } from './platform/http/json-body.js';
 import { installBodyBudget } from './platform/http/body-budget.js';
-import { adminHostGuard } from './platform/admin/admin-guard.js';
+import { adminHostGuard, adminTokenGuard } from './platform/admin/admin-guard.js';
 import { frontServerFactory, plainServerFactory } from './platform/hosts/proxy.js';
 import { Pipeline } from './platform/http/pipeline.js';
 import type { CertificateAuthority } from './platform/hosts/certificates.js';
 import type { HostRouter } from './platform/hosts/real-hosts.js';
 import { installRequestLog, requestSerializer } from './platform/http/request-log.js';
+import { Stubs } from './stubs/world.js';
+import { StubStep } from './stubs/plugin.js';
+import { wiremockAdmin } from './stubs/admin.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
@@ -47,6 +50,8 @@ export interface BuildAppOptions {
   queryPool?: QueryPool;
   /** Scenarios shared by several apps (the shared port and --area-ports). Default: a new, empty set. */
   scenarios?: Scenarios;
+  /** Stub mappings shared by several apps. Default: new ones, from --mappings, reset with the runtime. */
+  stubs?: Stubs;
 }
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
@@ -126,6 +131,16 @@ export async function buildApp(
     stopScenarios();
   });
 
+  let stubs = options.stubs;
+  if (!stubs) {
+    const own = new Stubs({ mappingsDir: config.mappings, recordTo: config.recordTo, adminToken: config.adminToken });
+    const unsubscribe = runtime.onReset(() => own.reset());
+    app.addHook('onClose', async () => unsubscribe());
+    stubs = own;
+  }
+  const stubStep = new StubStep({ stubs, areaOf, only: options.only, runtime, scenarios });
+  pipeline.stubs = stubStep;
+
   // CORS first (its headers go on every answer, cached ones included), then the one pipeline of area requests.
   await app.register(cors, corsOptions(config));
   // Admin route families answer only to host names mockyard serves (DNS rebinding), before anything else of theirs.
@@ -142,7 +157,13 @@ export async function buildApp(
     prefill: () => prefillOf(areas, stores.current, config),
   });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
-  if (config.admin) await app.register(adminRoutes, { prefix: '/__mockyard', areas });
+  if (config.admin) {
+    const tokenGuard = adminTokenGuard(config);
+    await app.register(adminRoutes, { prefix: '/__mockyard', areas, tokenGuard });
+    await app.register(wiremockAdmin, { prefix: '/__admin', stubs, areaOf, only: options.only, tokenGuard });
+  }
+  // Requests with a body, and paths outside every area, reach the stubs once Fastify has their bytes.
+  stubStep.installBodyStep(app);
   await app.register(dashboardPage, { prefix: '/__mockyard', areas });
   // An area on its own port owns its root path.
   if (!options.only) await app.register(frontDoor, { areas, version: packageVersion() });

@@ -365,6 +365,26 @@ export const OPTIONS = [
     ...orOff(folder('scenarios dir'), ['']),
   }),
   option({
+    key: 'mappings',
+    flag: '--mappings <dir>',
+    env: 'MOCKYARD_MAPPINGS',
+    default: null,
+    shown: 'unset',
+    description:
+      "WireMock stub mappings to load at start-up, in WireMock's layout: <dir>/mappings/**/*.json and <dir>/__files/ (docs/stubs.md).",
+    ...orOff(folder('mappings dir'), ['']),
+  }),
+  option({
+    key: 'recordTo',
+    flag: '--record-to <dir>',
+    env: 'MOCKYARD_RECORD_TO',
+    default: null,
+    shown: 'unset',
+    description:
+      'Write every exchange passed to an upstream (proxyBaseUrl stubs, /__admin/recordings) as a mapping file under <dir>/mappings/, secrets masked.',
+    ...orOff(folder('record-to dir'), ['']),
+  }),
+  option({
     key: 'scenario',
     flag: '--scenario <name>',
     env: 'MOCKYARD_SCENARIO',

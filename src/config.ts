@@ -44,6 +44,9 @@ export interface Config {
   queryTimeout: number;
   scenariosDir: string | null;
   scenario: string | null;
+  /** --mappings: a WireMock directory (mappings/, __files/). */
+  mappings: string | null;
+  recordTo: string | null;
 }
 
 export interface HostMapping {

@@ -22,6 +22,8 @@ import { QueryPool } from './platform/data/query-pool.js';
 import { Scenarios, summary, type ScenarioSummary } from './scenarios/registry.js';
 import { ScenarioFileError, loadScenarioDir, watchScenarioDir } from './scenarios/files.js';
 import { ScenarioError } from './scenarios/errors.js';
+import { Stubs } from './stubs/world.js';
+import { MappingError } from './stubs/errors.js';
 
 export class StartError extends Error {}
 
@@ -205,6 +207,14 @@ export async function startServer(
   const queryPool = new QueryPool();
   const scenarios = new Scenarios(config.scenario);
   runtime.onReset(() => scenarios.clear());
+  let stubs: Stubs;
+  try {
+    stubs = new Stubs({ mappingsDir: config.mappings, recordTo: config.recordTo, adminToken: config.adminToken });
+  } catch (err) {
+    if (err instanceof MappingError) throw new StartError(`--mappings: ${err.message}`);
+    throw err;
+  }
+  runtime.onReset(() => stubs.reset());
   let watcher: FixtureWatcher | undefined;
   let scenarioWatcher: { close(): void } | undefined;
   let tlsServer: TlsServer | undefined;
@@ -232,7 +242,7 @@ export async function startServer(
     // Made (or loaded) now so its certificate file exists once mockyard says it is ready; without a
     // writable folder mockyard still serves, and only TLS reports the problem.
     await ca.ready().catch((err: Error) => progress(`no local CA, so no TLS for real host names: ${err.message}`));
-    const app = await buildApp(config, stores, { runtime, realHosts: { router, ca }, queryPool, scenarios });
+    const app = await buildApp(config, stores, { runtime, realHosts: { router, ca }, queryPool, scenarios, stubs });
     apps.push(app);
     await listen(app, config.host, config.port);
     queryPool.prestart();
@@ -249,7 +259,7 @@ export async function startServer(
     >;
     if (config.areaPorts !== null) {
       for (const [i, area] of AREAS.entries()) {
-        const areaApp = await buildApp(config, stores, { only: area, runtime, queryPool, scenarios });
+        const areaApp = await buildApp(config, stores, { only: area, runtime, queryPool, scenarios, stubs });
         apps.push(areaApp);
         // 0: a free port for each area, so that tests never need consecutive free ports.
         await listen(areaApp, config.host, config.areaPorts === 0 ? 0 : config.areaPorts + i);

@@ -19,6 +19,7 @@ import { appcenterRecords } from './appcenter.js';
 import { archiveRecords } from './archive.js';
 import { dkanRecords } from './dkan.js';
 import { ScenarioError } from './errors.js';
+import { scenarioMappings, type ScenarioMappings } from './stubs.js';
 import { marketcheckRecords } from './marketcheck.js';
 import { SCENARIO_LIMITS, ScenarioBodySchema, type ScenarioBody } from './schema.js';
 import { jsonDepthOver } from '../platform/http/json-body.js';
@@ -69,6 +70,8 @@ export interface BuiltScenario {
   counts: AreaCounts;
   /** Bytes it holds on disk (database and files written now), counted against SCENARIO_LIMITS.totalBytes. */
   bytes: number;
+  /** Its `stubs` / `mappings` member, already checked (see stubs.ts), or null. */
+  stubs: ScenarioMappings | null;
 }
 
 /** A nesting depth no scenario body needs; deeper bodies would overflow the checker's recursion. */
@@ -105,6 +108,7 @@ export function buildScenario(name: string, input: unknown): BuiltScenario {
   const marketcheck = body.marketcheck && marketcheckRecords(body.marketcheck);
   const archive = body.archive && archiveRecords(body.archive);
   const dkan = body.dkan && dkanRecords(body.dkan);
+  const stubs = scenarioMappings(body);
 
   const fingerprint = createHash('sha256').update(JSON.stringify(body)).digest('hex');
   const dir = mkdtempSync(path.join(os.tmpdir(), `mockyard-scenario-${name}-`));
@@ -147,7 +151,7 @@ export function buildScenario(name: string, input: unknown): BuiltScenario {
     writeFileSync(dbPath, db.serialize());
     db.close();
     const areas = Object.keys(counts) as AreaName[];
-    return { dir, dbPath, filesDir, fingerprint, areas, counts, bytes: sizeOnDisk(dir) };
+    return { dir, dbPath, filesDir, fingerprint, areas, counts, bytes: sizeOnDisk(dir), stubs };
   } catch (err) {
     if (db.open) db.close();
     rmSync(dir, { recursive: true, force: true });

@@ -10,6 +10,8 @@ import { ScenarioBuilder } from './builder.js';
 import { ScenarioError } from './errors.js';
 import { SCENARIO_LIMITS, SCENARIO_NAME } from './schema.js';
 import type { FixtureStore } from '../platform/data/fixture-store.js';
+import { scenarioStubStore } from './stubs.js';
+import type { StubStore } from '../stubs/store.js';
 
 export const SCENARIO_HEADER = 'mockyard-scenario';
 
@@ -21,6 +23,8 @@ export interface Scenario {
   counts: AreaCounts;
   /** Bytes its database and files take on disk. */
   bytes: number;
+  /** The scenario's own stub mappings (its `stubs` or `mappings` member), or null. */
+  stubs: StubStore | null;
 }
 
 export interface ScenarioSummary {
@@ -59,6 +63,13 @@ export class Scenarios {
 
   get size(): number {
     return this.#byName.size;
+  }
+
+  /** How many scenarios have stub mappings of their own (the stub step runs only when some do). */
+  get stubbed(): number {
+    let n = 0;
+    for (const s of this.#byName.values()) if (s.stubs) n += 1;
+    return n;
   }
 
   /** Bytes all scenarios hold (their databases and files), at most SCENARIO_LIMITS.totalBytes. */
@@ -118,6 +129,7 @@ export class Scenarios {
       store,
       counts: built.counts,
       bytes: built.bytes,
+      stubs: scenarioStubStore(built.stubs),
     };
     this.#storeCleanup.set(store, cleanup);
     this.#byName.set(name, scenario);

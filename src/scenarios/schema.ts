@@ -339,6 +339,19 @@ export const ScenarioBodySchema = Type.Object(
     marketcheck: Type.Optional(MarketcheckSchema),
     archive: Type.Optional(ArchiveSchema),
     dkan: Type.Optional(DkanSchema),
+    stubs: Type.Optional(
+      Type.Array(Type.Object({}, { additionalProperties: true }), {
+        maxItems: 10_000,
+        description:
+          'WireMock 3 stub mappings that answer only in requests made in this scenario, before its areas (docs/stubs.md)',
+      }),
+    ),
+    mappings: Type.Optional(
+      Type.Array(Type.Object({}, { additionalProperties: true }), {
+        maxItems: 10_000,
+        description: "The same as stubs, under the name of WireMock's own import format",
+      }),
+    ),
   },
   {
     ...closed,

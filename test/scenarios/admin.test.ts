@@ -233,6 +233,9 @@ describe('scenario admin routes', () => {
       'marketcheck',
       'archive',
       'dkan',
+      // WireMock stub mappings that answer only in the scenario (docs/stubs.md).
+      'stubs',
+      'mappings',
     ]);
   });
 });

@@ -23,8 +23,11 @@ const EXPOSED_HEADERS = [
   HINT_HEADER,
 ];
 
-const isAdmin = (url: string): boolean =>
-  url === ADMIN_PREFIX || url.startsWith(`${ADMIN_PREFIX}/`) || url.startsWith(`${ADMIN_PREFIX}?`);
+/** WireMock's admin API (src/stubs/admin.ts) is an admin route family too. */
+export const WIREMOCK_PREFIX = '/__admin';
+const under = (url: string, prefix: string): boolean =>
+  url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
+const isAdmin = (url: string): boolean => under(url, ADMIN_PREFIX) || under(url, WIREMOCK_PREFIX);
 
 /** Origins listed by name in --cors-origins: the only pages that may use the admin routes. */
 export const adminOriginAllowed = (config: Config) => {
@@ -78,7 +81,8 @@ export function installAdminPolicy(app: FastifyInstance, config: Config): void {
     route.preValidation = own === undefined ? [guard] : [guard, ...(Array.isArray(own) ? own : [own])];
   });
   // A refused preflight gets no CORS headers, so the browser never sends the request itself.
-  app.options(`${ADMIN_PREFIX}/*`, { schema: { hide: true } }, (_request, reply) => reply.code(204).send());
+  for (const prefix of [ADMIN_PREFIX, WIREMOCK_PREFIX])
+    app.options(`${prefix}/*`, { schema: { hide: true } }, (_request, reply) => reply.code(204).send());
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -4,6 +4,7 @@ import type { AreaDefinition } from '../area.js';
 import { documentedErrorStatuses, forcibleStatuses, sendAreaError } from '../http/area-errors.js';
 import { sendMockyardError } from '../http/mockyard-errors.js';
 import { capture, type CapturedBody } from './journal-bodies.js';
+import { requestNotes } from './journal.js';
 import { dropConnection, malformedPayload, slowPayload } from './faults.js';
 import { PreferError, parsePrefer, type FaultKind, type Preferences } from './prefer.js';
 import { between } from '../../../fixtures/lib/prng.js';
@@ -40,6 +41,7 @@ function journalStep(runtime: Runtime, request: FastifyRequest, reply: FastifyRe
   const id = runtime.journal.nextId();
   reply.raw.once('close', () => {
     const noResponse = state.fault === 'reset' || state.fault === 'empty' || !reply.raw.headersSent;
+    const note = requestNotes.get(request.raw);
     runtime.journal.add({
       id,
       method: request.method,
@@ -53,9 +55,11 @@ function journalStep(runtime: Runtime, request: FastifyRequest, reply: FastifyRe
       fault: state.fault,
       forced: state.forced,
       scenario: request.scenario?.name ?? null,
-      requestBody: capture(request.body, request.headers['content-type'], runtime.journal.bodyBytes),
+      // A stub answers before the body is parsed: its bytes come from the stub step's note.
+      requestBody: capture(request.body ?? note?.body, request.headers['content-type'], runtime.journal.bodyBytes),
       responseHeaders: noResponse ? {} : reply.getHeaders(),
       responseBody: noResponse ? null : state.responseBody,
+      ...note,
     });
   });
 }

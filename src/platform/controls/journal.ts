@@ -6,7 +6,8 @@ import { bodyText, type CapturedBody } from './journal-bodies.js';
 export interface JournalEntry {
   id: number;
   method: string;
-  area: AreaName;
+  /** null for a request outside every area that a stub saw (see src/stubs/). */
+  area: AreaName | null;
   operationId: string | null;
   path: string;
   query: Record<string, string | string[]>;
@@ -36,7 +37,7 @@ export interface JournalEntry {
 export interface JournalRecord {
   id: number;
   method: string;
-  area: AreaName;
+  area: AreaName | null;
   operationId: string | null;
   url: string;
   headers: IncomingHttpHeaders;
@@ -47,10 +48,23 @@ export interface JournalRecord {
   fault: string | null;
   forced: boolean;
   scenario?: string | null;
+  /** The request body, when a stub step read it (kept up to JOURNAL_BODY_BYTES), for WireMock's verification. */
+  body?: Buffer;
+  /** The stub mapping that answered, if one did. */
+  stubId?: string;
+  /** The host the stub step saw (the area's real host) and the URL the real service would get. */
+  seenAs?: { host: string; url: string };
   requestBody?: CapturedBody | null;
   responseHeaders?: Record<string, unknown>;
   responseBody?: CapturedBody | null;
 }
+
+/** What the stub step learnt about a request, picked up when its journal entry is written. */
+export type RequestNote = Pick<JournalRecord, 'body' | 'stubId' | 'seenAs'>;
+/** Keyed by the raw request, so the note goes when the request does. */
+export const requestNotes = new WeakMap<object, RequestNote>();
+/** Bytes of a request body the journal keeps. */
+export const JOURNAL_BODY_BYTES = 64 * 1024;
 
 export interface JournalFilter {
   area?: string;
@@ -291,6 +305,25 @@ export class Journal {
       responseHeaders: maskHeaders(stringHeaders(r.responseHeaders), this.adminToken),
       responseBody: bodyText(r.responseBody, this.bodyBytes, this.adminToken),
     };
+  }
+
+  /** Raw records, newest first, unmasked: for matching only; show them through `masked`. */
+  records(): JournalRecord[] {
+    return [...this.#newestFirst()];
+  }
+
+  /** Headers and URL of a record with secrets masked, as every reader of the journal sees them. */
+  masked(r: JournalRecord): { url: string; headers: Record<string, string | string[]> } {
+    return { url: maskUrl(r.url, this.adminToken), headers: maskHeaders(r.headers, this.adminToken) };
+  }
+
+  /** Removes the records `drop` selects; returns how many went. */
+  removeWhere(drop: (r: JournalRecord) => boolean): number {
+    const keep = [...this.#newestFirst()].filter((r) => !drop(r)).reverse();
+    const removed = this.#size - keep.length;
+    this.clear();
+    for (const r of keep) this.add(r);
+    return removed;
   }
 
   count(filter: JournalFilter = {}): number {

@@ -38,7 +38,9 @@ export class Runtime {
     setMaxListeners(0, this.#shutdown.signal);
     this.journal = new Journal(config.journalSize, config.adminToken, config.journalBodyBytes ?? 4096);
     this.controls = new LiveControls({ latency: config.latency ?? null, errorRate: config.errorRate ?? 0 });
-    this.journal.subscribe((record) => this.traffic.add(record.area, record.status, record.time));
+    this.journal.subscribe((record) => {
+      if (record.area !== null) this.traffic.add(record.area, record.status, record.time);
+    });
     this.answers = new AnswerCache((config.answerCacheMb ?? 0) * 1024 * 1024);
     this.#seed();
   }

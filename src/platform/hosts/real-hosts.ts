@@ -61,7 +61,7 @@ export function hostnameOf(authority: string): string {
 }
 
 // Where a path outside the host's base path goes: no route matches it, so the area answers its own 404.
-const OUTSIDE_BASE = '/~outside-base-path';
+export const OUTSIDE_BASE = '/~outside-base-path';
 
 export class HostRouter {
   private readonly exact = new Map<string, HostRule>();

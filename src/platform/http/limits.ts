@@ -40,7 +40,11 @@ export function areaResolver(
   if (only) {
     return (url) => {
       const p = pathOf(url);
-      return p.startsWith('/__mockyard') || p === '/openapi.json' || p === '/docs' || p.startsWith('/docs/')
+      return p.startsWith('/__mockyard') ||
+        p.startsWith('/__admin') ||
+        p === '/openapi.json' ||
+        p === '/docs' ||
+        p.startsWith('/docs/')
         ? undefined
         : only;
     };

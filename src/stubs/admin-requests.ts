@@ -1,0 +1,171 @@
+// /__admin/requests and near misses: WireMock's verification API over mockyard's one journal.
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { AreaDefinition } from '../platform/area.js';
+import type { JournalRecord } from '../platform/controls/journal.js';
+import { isObject } from './errors.js';
+import { parseMapping, type RequestRule } from './mapping.js';
+import { StubRequest, requestDistance, requestMatches } from './request.js';
+import { realView } from './plugin.js';
+import type { Stubs } from './world.js';
+
+export interface AdminContext {
+  stubs: Stubs;
+  areaOf: (url: string) => AreaDefinition | undefined;
+  only?: AreaDefinition;
+  /** The admin token check shared with /__mockyard (platform/admin/admin-guard.ts), or null without a token. */
+  tokenGuard: onRequestHookHandler | null;
+}
+
+/** A journal id as the UUID WireMock's clients expect for a request. */
+export const requestUuid = (id: number): string => `00000000-0000-4000-8000-${id.toString(16).padStart(12, '0')}`;
+const idOf = (uuid: string): number => Number.parseInt(uuid.slice(-12), 16);
+
+/** The request as the stub step saw it (or would have: the journal keeps the URL mockyard got). */
+function viewOf(ctx: AdminContext, r: JournalRecord): StubRequest {
+  const host = typeof r.headers.host === 'string' ? r.headers.host : undefined;
+  const seen = r.seenAs ?? realView(r.url, ctx.areaOf(r.url), ctx.only, undefined, host) ?? { host: '', url: r.url };
+  return new StubRequest(r.method, seen.url, seen.host, r.headers, r.body);
+}
+
+function loggedRequest(app: FastifyInstance, ctx: AdminContext, r: JournalRecord): Record<string, unknown> {
+  const view = viewOf(ctx, r);
+  const masked = app.runtime.journal.masked({ ...r, url: view.url });
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(masked.headers))
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  const queryParams: Record<string, { key: string; values: string[] }> = {};
+  const maskedView = new StubRequest(r.method, masked.url, view.host, r.headers, undefined);
+  for (const [key, values] of maskedView.query) queryParams[key] = { key, values };
+  return {
+    id: requestUuid(r.id),
+    url: masked.url,
+    absoluteUrl: `http://${view.host}${masked.url}`,
+    method: r.method,
+    host: view.host,
+    scheme: 'http',
+    protocol: 'HTTP/1.1',
+    headers,
+    cookies: Object.fromEntries(view.cookies),
+    queryParams,
+    browserProxyRequest: false,
+    loggedDate: r.time,
+    loggedDateString: new Date(r.time).toISOString(),
+    body: r.body?.toString('utf8') ?? '',
+    bodyAsBase64: r.body?.toString('base64') ?? '',
+    area: r.area,
+    scenario: r.scenario ?? null,
+  };
+}
+
+function serveEvent(app: FastifyInstance, ctx: AdminContext, r: JournalRecord): Record<string, unknown> {
+  const stub = r.stubId ? ctx.stubs.store.get(r.stubId) : undefined;
+  return {
+    id: requestUuid(r.id),
+    request: loggedRequest(app, ctx, r),
+    stubMapping: stub?.json ?? (r.stubId ? { id: r.stubId } : undefined),
+    responseDefinition: { status: r.status },
+    response: { status: r.status },
+    wasMatched: r.stubId !== undefined,
+    timing: { totalTime: r.durationMs, serveTime: r.durationMs },
+  };
+}
+
+/** A request pattern body (as POST /__admin/requests/count takes) as a rule; a MappingError names the field. */
+export function patternOf(body: unknown): RequestRule {
+  return parseMapping({ request: isObject(body) ? body : {} }, 0).request;
+}
+
+/** Unmatched, as WireMock means it: no stub answered, and nothing else had an answer either (a 404). */
+const unmatched = (r: JournalRecord) => r.stubId === undefined && r.status === 404;
+
+export function requestRoutes(app: FastifyInstance, ctx: AdminContext): void {
+  const journal = app.runtime.journal;
+  const matching = (rule: RequestRule) => journal.records().filter((r) => requestMatches(rule, viewOf(ctx, r)));
+
+  app.get('/requests', async (request) => {
+    const q = request.query as { limit?: string; since?: string };
+    let records = journal.records();
+    if (q.since) records = records.filter((r) => r.time >= Date.parse(q.since!));
+    const total = records.length;
+    if (q.limit) records = records.slice(0, Math.max(0, Number(q.limit)));
+    return { requests: records.map((r) => serveEvent(app, ctx, r)), meta: { total }, requestJournalDisabled: false };
+  });
+  app.get('/requests/unmatched', async () => ({
+    requests: journal
+      .records()
+      .filter(unmatched)
+      .map((r) => loggedRequest(app, ctx, r)),
+  }));
+  app.get('/requests/unmatched/near-misses', async () => ({
+    nearMisses: journal
+      .records()
+      .filter(unmatched)
+      .flatMap((r) =>
+        ctx.stubs.store.nearMisses(viewOf(ctx, r)).map((m) => ({
+          request: loggedRequest(app, ctx, r),
+          stubMapping: m.stub.json,
+          matchResult: { distance: m.distance },
+          misses: m.misses,
+        })),
+      ),
+  }));
+  app.get('/requests/:id', async (request, reply) => {
+    const id = idOf((request.params as { id: string }).id);
+    const r = journal.records().find((x) => x.id === id);
+    if (!r) return reply.code(404).send({ errors: [{ code: 40, title: 'Request not found' }] });
+    return serveEvent(app, ctx, r);
+  });
+  app.delete('/requests/:id', async (request) => {
+    const id = idOf((request.params as { id: string }).id);
+    journal.removeWhere((r) => r.id === id);
+    return {};
+  });
+  app.delete('/requests', async () => {
+    journal.clear();
+    return {};
+  });
+  app.post('/requests/reset', async () => {
+    journal.clear();
+    return {};
+  });
+  app.post('/requests/count', async (request) => ({
+    count: matching(patternOf(request.body)).length,
+    requestJournalDisabled: false,
+  }));
+  app.post('/requests/find', async (request) => ({
+    requests: matching(patternOf(request.body)).map((r) => loggedRequest(app, ctx, r)),
+  }));
+  app.post('/requests/remove', async (request) => {
+    const rule = patternOf(request.body);
+    const gone = matching(rule).map((r) => loggedRequest(app, ctx, r));
+    journal.removeWhere((r) => requestMatches(rule, viewOf(ctx, r)));
+    return { requests: gone };
+  });
+  app.post('/near-misses/request', async (request) => {
+    const b = isObject(request.body) ? request.body : {};
+    const headers: Record<string, string> = {};
+    if (isObject(b.headers))
+      for (const [k, v] of Object.entries(b.headers))
+        headers[k.toLowerCase()] = Array.isArray(v) ? String(v[0]) : String(v);
+    const body = typeof b.body === 'string' ? Buffer.from(b.body) : undefined;
+    const view = new StubRequest(String(b.method ?? 'GET').toUpperCase(), String(b.url ?? '/'), '', headers, body);
+    return {
+      nearMisses: ctx.stubs.store.nearMisses(view).map((m) => ({
+        stubMapping: m.stub.json,
+        matchResult: { distance: m.distance },
+        misses: m.misses,
+      })),
+    };
+  });
+  app.post('/near-misses/request-pattern', async (request) => {
+    const rule = patternOf(request.body);
+    const near = journal
+      .records()
+      .map((r) => ({ r, d: requestDistance(rule, viewOf(ctx, r)) }))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, 3);
+    return {
+      nearMisses: near.map(({ r, d }) => ({ request: loggedRequest(app, ctx, r), matchResult: { distance: d } })),
+    };
+  });
+}

@@ -1,0 +1,151 @@
+// WireMock's admin API at /__admin (AdminRoutes): mappings, requests, scenarios, recordings, reset; mockyard's token applies.
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { type AdminContext, requestRoutes } from './admin-requests.js';
+import { MappingError, isObject } from './errors.js';
+
+/** Bytes of one admin request body (an import of many mappings). */
+export const MAX_ADMIN_BODY_BYTES = 64 * 1024 * 1024;
+
+/** WireMock's error body: `{"errors": [{"code", "source": {"pointer"}, "title", "detail"}]}`. */
+function sendErrors(reply: FastifyReply, status: number, pointer: string, title: string, detail: string): FastifyReply {
+  return reply.code(status).send({ errors: [{ code: 10, source: { pointer }, title, detail }] });
+}
+
+const notFound = (reply: FastifyReply, what: string) =>
+  reply.code(404).send({ errors: [{ code: 40, title: `${what} not found` }] });
+
+function mappingRoutes(app: FastifyInstance, ctx: AdminContext): void {
+  const store = ctx.stubs.store;
+  app.get('/mappings', async (request) => {
+    const q = request.query as { limit?: string; offset?: string };
+    const all = store.list();
+    const offset = Math.max(0, Number(q.offset ?? 0) || 0);
+    const limit = q.limit === undefined ? all.length : Math.max(0, Number(q.limit) || 0);
+    return { mappings: all.slice(offset, offset + limit).map((s) => s.json), meta: { total: all.length } };
+  });
+  app.post('/mappings', async (request, reply) => reply.code(201).send(store.add(request.body).json));
+  app.delete('/mappings', async () => {
+    store.clear();
+    return {};
+  });
+  app.post('/mappings/reset', async () => {
+    ctx.stubs.loadDefaults();
+    return {};
+  });
+  app.post('/mappings/import', async (request) => {
+    const body = isObject(request.body) ? request.body : {};
+    if (!Array.isArray(body.mappings)) throw new MappingError('/mappings', 'must be a list of stub mappings');
+    const options = isObject(body.importOptions) ? body.importOptions : {};
+    const list =
+      options.duplicatePolicy === 'IGNORE'
+        ? body.mappings.filter((m) => !(isObject(m) && typeof m.id === 'string' && store.get(m.id)))
+        : body.mappings;
+    const stored = store.addAll(list);
+    if (options.deleteAllNotInImport === true) {
+      const keep = new Set(stored.map((s) => s.id));
+      for (const s of store.list()) if (!keep.has(s.id)) store.remove(s.id);
+    }
+    return {};
+  });
+  app.get('/mappings/:id', async (request, reply) => {
+    const stub = store.get((request.params as { id: string }).id);
+    return stub ? stub.json : notFound(reply, 'Stub mapping');
+  });
+  app.put('/mappings/:id', async (request, reply) => {
+    const id = (request.params as { id: string }).id;
+    if (!store.get(id)) return notFound(reply, 'Stub mapping');
+    const body = isObject(request.body) ? request.body : {};
+    return store.add({ ...body, id, uuid: id }).json;
+  });
+  app.delete('/mappings/:id', async (request, reply) =>
+    store.remove((request.params as { id: string }).id) ? {} : notFound(reply, 'Stub mapping'),
+  );
+}
+
+function scenarioAndRecordingRoutes(app: FastifyInstance, ctx: AdminContext): void {
+  const { store, recorder } = ctx.stubs;
+  app.get('/scenarios', async () => ({ scenarios: store.scenarios() }));
+  app.post('/scenarios/reset', async () => {
+    store.resetScenarios();
+    return {};
+  });
+  app.put('/scenarios/:name/state', async (request, reply) => {
+    const body = isObject(request.body) ? request.body : {};
+    const state = typeof body.state === 'string' ? body.state : undefined;
+    return store.setState((request.params as { name: string }).name, state) ? {} : notFound(reply, 'Scenario');
+  });
+
+  app.post('/recordings/start', async (request, reply) => {
+    const body = isObject(request.body) ? request.body : {};
+    const target = body.targetBaseUrl;
+    if (typeof target !== 'string' || !/^https?:\/\/[^/?#]+/i.test(target))
+      return sendErrors(reply, 422, '/targetBaseUrl', 'Invalid recording', 'targetBaseUrl must be an http(s) URL');
+    if (recorder.status === 'Recording')
+      return sendErrors(reply, 409, '', 'Already recording', 'Stop the current recording first');
+    const capture = isObject(body.captureHeaders) ? Object.keys(body.captureHeaders) : [];
+    recorder.start(target, capture);
+    return {};
+  });
+  app.post('/recordings/stop', async (_request, reply) => {
+    if (recorder.status !== 'Recording') return sendErrors(reply, 400, '', 'Not recording', 'No recording was started');
+    const mappings = recorder.stop();
+    // As WireMock's `persist` default: the recorded mappings answer from now on.
+    store.addAll(mappings);
+    return { mappings };
+  });
+  app.get('/recordings/status', async () => ({ status: recorder.status }));
+  app.post('/recordings/snapshot', async (request) => {
+    const mappings = recorder.snapshot();
+    const body = isObject(request.body) ? request.body : {};
+    if (body.persist !== false) store.addAll(mappings);
+    return { mappings };
+  });
+  app.post('/reset', async () => {
+    app.runtime.reset();
+    return {};
+  });
+}
+
+/** Registered with prefix /__admin; the same switch, token and browser policy as /__mockyard. */
+export async function wiremockAdmin(app: FastifyInstance, ctx: AdminContext): Promise<void> {
+  if (ctx.tokenGuard) app.addHook('onRequest', ctx.tokenGuard);
+  // WireMock's own API, documented by WireMock; /openapi.json describes mockyard's.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  // WireMock's clients send Content-Type: application/json on every call, bodies or not, and some send none.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_ADMIN_BODY_BYTES }, (_req, text, done) => {
+    if (typeof text !== 'string' || text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(
+        new MappingError('', `the body is not valid JSON (${(err as Error).message})`, 400) as unknown as FastifyError,
+      );
+    }
+  });
+  app.setErrorHandler((error: FastifyError | MappingError, request, reply) => {
+    if (error instanceof MappingError)
+      return sendErrors(
+        reply,
+        error.status,
+        error.field,
+        'Error parsing JSON',
+        error.message.slice(error.field.length + 2),
+      );
+    const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'admin request failed');
+    return sendErrors(
+      reply,
+      status,
+      '',
+      status >= 500 ? 'Internal error' : 'Bad request',
+      status >= 500 ? '' : error.message,
+    );
+  });
+  app.setNotFoundHandler((request, reply) => notFound(reply, `Admin route ${request.method} ${request.url}`));
+  mappingRoutes(app, ctx);
+  requestRoutes(app, ctx);
+  scenarioAndRecordingRoutes(app, ctx);
+}

@@ -1,0 +1,169 @@
+// How a matched stub answers: its status, headers and body, or its fault, or the upstream's answer (proxyBaseUrl).
+import { randomBytes } from 'node:crypto';
+import { realpath, readFile, stat } from 'node:fs/promises';
+import { Socket } from 'node:net';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { dropConnection } from '../platform/controls/faults.js';
+import type { Stub } from './mapping.js';
+import type { StubRequest } from './request.js';
+
+/** Largest file bodyFileName may send. */
+export const MAX_BODY_FILE_BYTES = 64 * 1024 * 1024;
+/** Largest upstream answer a proxy stub relays (and recording keeps). */
+export const MAX_PROXY_BODY_BYTES = 16 * 1024 * 1024;
+const PROXY_TIMEOUT_MS = 30_000;
+
+/** Hop-by-hop and length headers: each connection sets its own. */
+const HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'host',
+  'content-encoding',
+]);
+
+export class BodyFileError extends Error {}
+
+/**
+ * A file under __files, never outside it: `..`, absolute names and symbolic links that lead out are
+ * refused, as WireMock's FileSource refuses paths outside its root.
+ */
+export async function readBodyFile(filesRoot: string | null, name: string): Promise<Buffer> {
+  if (filesRoot === null) throw new BodyFileError(`bodyFileName "${name}" needs --mappings DIR (its __files folder)`);
+  const root = await realpath(filesRoot).catch(() => {
+    throw new BodyFileError(`the __files folder ${filesRoot} does not exist`);
+  });
+  const target = path.resolve(root, name);
+  const inside = (p: string) => p === root || p.startsWith(root + path.sep);
+  if (path.isAbsolute(name) || !inside(target)) throw new BodyFileError(`bodyFileName "${name}" is outside __files`);
+  const real = await realpath(target).catch(() => {
+    throw new BodyFileError(`bodyFileName "${name}" does not exist in __files`);
+  });
+  if (!inside(real)) throw new BodyFileError(`bodyFileName "${name}" is outside __files`);
+  const info = await stat(real);
+  if (!info.isFile() || info.size > MAX_BODY_FILE_BYTES)
+    throw new BodyFileError(`bodyFileName "${name}" is not a file of at most ${MAX_BODY_FILE_BYTES} bytes`);
+  return readFile(real);
+}
+
+/** WireMock's Fault values, on the raw socket: the client sees a broken connection, not an HTTP error. */
+function sendFault(request: FastifyRequest, reply: FastifyReply, fault: NonNullable<Stub['response']['fault']>): void {
+  if (fault === 'EMPTY_RESPONSE' || fault === 'CONNECTION_RESET_BY_PEER') {
+    dropConnection(request, reply, fault === 'EMPTY_RESPONSE' ? 'empty' : 'reset');
+    return;
+  }
+  reply.hijack();
+  const socket = request.raw.socket;
+  if (!(socket instanceof Socket)) {
+    reply.raw.destroy();
+    return;
+  }
+  if (fault === 'RANDOM_DATA_THEN_CLOSE') {
+    socket.end(randomBytes(64));
+    return;
+  }
+  // MALFORMED_RESPONSE_CHUNK: a valid status line and headers, then a chunk that is not one.
+  socket.end('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nlorem ipsum');
+}
+
+export interface UpstreamAnswer {
+  status: number;
+  headers: [string, string][];
+  body: Buffer;
+}
+
+/** Sends the request on to `base` + the path the real service would see; the answer comes back whole. */
+export async function forward(
+  base: string,
+  req: StubRequest,
+  extraHeaders: readonly [string, string][],
+  signal: AbortSignal,
+): Promise<UpstreamAnswer> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || HOP.has(name)) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  for (const [name, value] of extraHeaders) headers.set(name, value);
+  const hasBody = req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD';
+  const res = await fetch(base + req.url, {
+    method: req.method,
+    headers,
+    body: hasBody ? new Uint8Array(req.body!) : undefined,
+    redirect: 'manual',
+    signal: AbortSignal.any([signal, AbortSignal.timeout(PROXY_TIMEOUT_MS)]),
+  });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (body.length > MAX_PROXY_BODY_BYTES) throw new Error(`the upstream answer is over ${MAX_PROXY_BODY_BYTES} bytes`);
+  const out: [string, string][] = [];
+  res.headers.forEach((value, name) => {
+    if (!HOP.has(name) && name !== 'set-cookie') out.push([name, value]);
+  });
+  for (const cookie of res.headers.getSetCookie()) out.push(['set-cookie', cookie]);
+  return { status: res.status, headers: out, body };
+}
+
+function setHeaders(reply: FastifyReply, headers: readonly [string, string][]): void {
+  const grouped = new Map<string, string[]>();
+  for (const [name, value] of headers) {
+    const key = name.toLowerCase();
+    const list = grouped.get(key);
+    if (list) list.push(value);
+    else grouped.set(key, [value]);
+  }
+  for (const [name, values] of grouped) reply.header(name, values.length === 1 ? values[0]! : values);
+}
+
+/**
+ * Sends an answer through Fastify, so the journal, CORS and the Prefer faults see it like any other.
+ * Without a Content-Type from the mapping none is sent, as WireMock sends none.
+ */
+export function sendAnswer(
+  reply: FastifyReply,
+  status: number,
+  headers: readonly [string, string][],
+  body: Buffer | null,
+  stubId: string,
+): FastifyReply {
+  reply.code(status);
+  setHeaders(reply, headers);
+  reply.header('matched-stub-id', stubId);
+  if (body === null || body.length === 0) return reply.send();
+  if (reply.hasHeader('content-type')) return reply.send(body);
+  reply.header('content-length', body.length);
+  return reply.send(Readable.from([body]));
+}
+
+/** Answers with a stub (not a proxy stub: see `forward`). */
+export async function answerWith(
+  stub: Stub,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  filesRoot: string | null,
+): Promise<void> {
+  const r = stub.response;
+  if (r.fault !== null) {
+    sendFault(request, reply, r.fault);
+    return;
+  }
+  let body = r.body;
+  if (r.bodyFileName !== null) {
+    try {
+      body = await readBodyFile(filesRoot, r.bodyFileName);
+    } catch (err) {
+      if (!(err instanceof BodyFileError)) throw err;
+      // WireMock answers a missing body file with a 500; mockyard says why in a header as well.
+      reply.header('mockyard-error', err.message);
+      sendAnswer(reply, 500, [], null, stub.id);
+      return;
+    }
+  }
+  sendAnswer(reply, r.status, r.headers, body, stub.id);
+}

@@ -1,0 +1,268 @@
+// A WireMock 3 stub mapping (StubMapping: request pattern, response definition, priority, scenario) parsed into plain data.
+import { randomUUID } from 'node:crypto';
+import { MappingError, isObject } from './errors.js';
+import { SafeRegex, parsePattern, type ValuePattern } from './patterns.js';
+
+export type UrlRule =
+  | { kind: 'any' }
+  | { kind: 'url' | 'urlPath'; value: string }
+  | { kind: 'urlPattern' | 'urlPathPattern'; regex: SafeRegex };
+
+export interface RequestRule {
+  /** Upper case; 'ANY' matches every method. */
+  method: string;
+  url: UrlRule;
+  host: ValuePattern | null;
+  query: [string, ValuePattern][];
+  /** Names in lower case: header names are case-insensitive. */
+  headers: [string, ValuePattern][];
+  cookies: [string, ValuePattern][];
+  body: ValuePattern[];
+}
+
+export const FAULTS = [
+  'EMPTY_RESPONSE',
+  'MALFORMED_RESPONSE_CHUNK',
+  'RANDOM_DATA_THEN_CLOSE',
+  'CONNECTION_RESET_BY_PEER',
+] as const;
+export type Fault = (typeof FAULTS)[number];
+
+export interface ResponseRule {
+  status: number;
+  headers: [string, string][];
+  /** body, jsonBody or base64Body, as bytes; null with bodyFileName or no body. */
+  body: Buffer | null;
+  bodyFileName: string | null;
+  delayMs: number;
+  fault: Fault | null;
+  proxyBaseUrl: string | null;
+  proxyHeaders: [string, string][];
+}
+
+export interface Stub {
+  id: string;
+  /** The mapping as given, with its id: what the admin API lists and what is saved. */
+  json: Record<string, unknown>;
+  priority: number;
+  request: RequestRule;
+  response: ResponseRule;
+  scenarioName: string | null;
+  requiredScenarioState: string | null;
+  newScenarioState: string | null;
+  /** Insertion order: among equal priorities the newest mapping wins, as in WireMock. */
+  seq: number;
+}
+
+/** WireMock's default priority. */
+export const DEFAULT_PRIORITY = 5;
+export const MAPPING_LIMITS = {
+  /** Mappings held at once (all sources together). */
+  mappings: 10_000,
+  /** Bytes of one mapping's JSON. */
+  mappingBytes: 1024 * 1024,
+  /** Longest fixedDelayMilliseconds. */
+  delayMs: 60_000,
+} as const;
+
+const TOP = new Set([
+  'id',
+  'uuid',
+  'name',
+  'request',
+  'response',
+  'priority',
+  'persistent',
+  'metadata',
+  'scenarioName',
+  'requiredScenarioState',
+  'newScenarioState',
+  'insertionIndex',
+]);
+const REQUEST = new Set([
+  'method',
+  'url',
+  'urlPath',
+  'urlPattern',
+  'urlPathPattern',
+  'host',
+  'queryParameters',
+  'headers',
+  'cookies',
+  'basicAuthCredentials',
+  'bodyPatterns',
+]);
+const RESPONSE = new Set([
+  'status',
+  'statusMessage',
+  'headers',
+  'body',
+  'jsonBody',
+  'base64Body',
+  'bodyFileName',
+  'fixedDelayMilliseconds',
+  'fault',
+  'proxyBaseUrl',
+  'additionalProxyRequestHeaders',
+]);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function closed(json: Record<string, unknown>, known: Set<string>, at: string): void {
+  for (const key of Object.keys(json)) {
+    if (!known.has(key)) throw new MappingError(`${at}/${key}`, 'is not a field mockyard supports (see docs/stubs.md)');
+  }
+}
+
+const optionalString = (v: unknown, field: string): string | null => {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string' || v.length === 0) throw new MappingError(field, 'must be a non-empty string');
+  return v;
+};
+
+function patternMap(v: unknown, at: string, lower = false): [string, ValuePattern][] {
+  if (v === undefined) return [];
+  if (!isObject(v)) throw new MappingError(at, 'must be an object of name to matcher');
+  return Object.entries(v).map(([name, p]) => [lower ? name.toLowerCase() : name, parsePattern(p, `${at}/${name}`)]);
+}
+
+function urlRule(json: Record<string, unknown>): UrlRule {
+  const given = (['url', 'urlPath', 'urlPattern', 'urlPathPattern'] as const).filter((k) => json[k] !== undefined);
+  if (given.length > 1)
+    throw new MappingError(`/request/${given[1]}`, `only one of url, urlPath, urlPattern, urlPathPattern may be given`);
+  const kind = given[0];
+  if (kind === undefined) return { kind: 'any' };
+  const value = json[kind];
+  if (typeof value !== 'string') throw new MappingError(`/request/${kind}`, 'must be a string');
+  if (kind === 'url' || kind === 'urlPath') {
+    if (!value.startsWith('/')) throw new MappingError(`/request/${kind}`, 'must start with /');
+    return { kind, value };
+  }
+  return { kind, regex: new SafeRegex(value, `/request/${kind}`) };
+}
+
+function requestRule(json: unknown): RequestRule {
+  if (!isObject(json)) throw new MappingError('/request', 'must be an object');
+  closed(json, REQUEST, '/request');
+  const method = json.method === undefined ? 'ANY' : json.method;
+  if (typeof method !== 'string' || !/^[A-Za-z]+$/.test(method))
+    throw new MappingError('/request/method', 'must be an HTTP method name or ANY');
+  const headers = patternMap(json.headers, '/request/headers', true);
+  const auth = json.basicAuthCredentials;
+  if (auth !== undefined) {
+    if (!isObject(auth) || typeof auth.username !== 'string' || typeof auth.password !== 'string')
+      throw new MappingError('/request/basicAuthCredentials', 'must be {"username": "...", "password": "..."}');
+    const expected = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+    headers.push(['authorization', { kind: 'equalTo', expected, caseInsensitive: false }]);
+  }
+  const bodyPatterns = json.bodyPatterns ?? [];
+  if (!Array.isArray(bodyPatterns)) throw new MappingError('/request/bodyPatterns', 'must be a list of matchers');
+  return {
+    method: method.toUpperCase(),
+    url: urlRule(json),
+    host: json.host === undefined ? null : parsePattern(json.host, '/request/host'),
+    query: patternMap(json.queryParameters, '/request/queryParameters'),
+    headers,
+    cookies: patternMap(json.cookies, '/request/cookies'),
+    body: bodyPatterns.map((p, i) => parsePattern(p, `/request/bodyPatterns/${i}`)),
+  };
+}
+
+function headerList(v: unknown, field: string): [string, string][] {
+  if (v === undefined) return [];
+  if (!isObject(v)) throw new MappingError(field, 'must be an object of header name to value');
+  const out: [string, string][] = [];
+  for (const [name, value] of Object.entries(v)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new MappingError(`${field}/${name}`, 'is not a header name');
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) {
+      if (typeof item !== 'string' && typeof item !== 'number')
+        throw new MappingError(`${field}/${name}`, 'must be a string or a list of strings');
+      if (/[\r\n]/.test(String(item))) throw new MappingError(`${field}/${name}`, 'must not contain line breaks');
+      out.push([name, String(item)]);
+    }
+  }
+  return out;
+}
+
+function bodyOf(json: Record<string, unknown>): Buffer | null {
+  const given = (['body', 'jsonBody', 'base64Body', 'bodyFileName'] as const).filter((k) => json[k] !== undefined);
+  if (given.length > 1)
+    throw new MappingError(
+      `/response/${given[1]}`,
+      'only one of body, jsonBody, base64Body, bodyFileName may be given',
+    );
+  if (json.body !== undefined) {
+    if (typeof json.body !== 'string')
+      throw new MappingError('/response/body', 'must be a string (use jsonBody for JSON)');
+    return Buffer.from(json.body);
+  }
+  if (json.jsonBody !== undefined) return Buffer.from(JSON.stringify(json.jsonBody));
+  if (json.base64Body !== undefined) {
+    if (typeof json.base64Body !== 'string') throw new MappingError('/response/base64Body', 'must be a base64 string');
+    return Buffer.from(json.base64Body, 'base64');
+  }
+  return null;
+}
+
+function responseRule(json: unknown): ResponseRule {
+  if (json === undefined) json = {};
+  if (!isObject(json)) throw new MappingError('/response', 'must be an object');
+  closed(json, RESPONSE, '/response');
+  const status = json.status ?? 200;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599)
+    throw new MappingError('/response/status', 'must be a whole number from 100 to 599');
+  const delay = json.fixedDelayMilliseconds ?? 0;
+  if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > MAPPING_LIMITS.delayMs)
+    throw new MappingError(
+      '/response/fixedDelayMilliseconds',
+      `must be a whole number from 0 to ${MAPPING_LIMITS.delayMs}`,
+    );
+  const fault = json.fault ?? null;
+  if (fault !== null && !FAULTS.includes(fault as Fault))
+    throw new MappingError('/response/fault', `must be one of ${FAULTS.join(', ')}`);
+  const proxyBaseUrl = optionalString(json.proxyBaseUrl, '/response/proxyBaseUrl');
+  if (proxyBaseUrl !== null && !/^https?:\/\/[^/?#]+/i.test(proxyBaseUrl))
+    throw new MappingError('/response/proxyBaseUrl', 'must be an http:// or https:// URL');
+  return {
+    status,
+    headers: headerList(json.headers, '/response/headers'),
+    body: bodyOf(json),
+    bodyFileName: optionalString(json.bodyFileName, '/response/bodyFileName'),
+    delayMs: delay,
+    fault: fault as Fault | null,
+    proxyBaseUrl: proxyBaseUrl?.replace(/\/+$/, '') ?? null,
+    proxyHeaders: headerList(json.additionalProxyRequestHeaders, '/response/additionalProxyRequestHeaders'),
+  };
+}
+
+/** Parses one mapping; throws a MappingError naming the field at fault. `seq` orders equal priorities. */
+export function parseMapping(input: unknown, seq: number): Stub {
+  if (!isObject(input)) throw new MappingError('', 'a mapping must be a JSON object');
+  if (Buffer.byteLength(JSON.stringify(input)) > MAPPING_LIMITS.mappingBytes)
+    throw new MappingError('', `a mapping may be at most ${MAPPING_LIMITS.mappingBytes} bytes of JSON`);
+  closed(input, TOP, '');
+  const given = input.id ?? input.uuid;
+  if (given !== undefined && (typeof given !== 'string' || !UUID.test(given)))
+    throw new MappingError(input.id !== undefined ? '/id' : '/uuid', 'must be a UUID');
+  const id = ((given as string | undefined) ?? randomUUID()).toLowerCase();
+  const priority = input.priority ?? DEFAULT_PRIORITY;
+  if (typeof priority !== 'number' || !Number.isInteger(priority) || priority < 1)
+    throw new MappingError('/priority', 'must be a whole number of 1 or more (1 is the highest)');
+  const scenarioName = optionalString(input.scenarioName, '/scenarioName');
+  const requiredScenarioState = optionalString(input.requiredScenarioState, '/requiredScenarioState');
+  const newScenarioState = optionalString(input.newScenarioState, '/newScenarioState');
+  if (scenarioName === null && (requiredScenarioState !== null || newScenarioState !== null))
+    throw new MappingError('/scenarioName', 'is needed with requiredScenarioState or newScenarioState');
+  const { insertionIndex: _ignored, ...rest } = input;
+  return {
+    id,
+    json: { ...rest, id, uuid: id },
+    priority,
+    request: requestRule(input.request ?? {}),
+    response: responseRule(input.response),
+    scenarioName,
+    requiredScenarioState,
+    newScenarioState,
+    seq,
+  };
+}

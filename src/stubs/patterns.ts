@@ -1,0 +1,282 @@
+// WireMock's string value patterns (StringValuePattern and its subclasses) as data: parsed once, matched with a distance.
+//
+// A distance is 0 for a match and up to 1 for a miss; near-miss reports sort by it, as WireMock's
+// MatchResult.getDistance does (EqualToPattern: normalised Levenshtein; regex and contains: 0 or 1).
+import { RE2 } from 're2-wasm';
+import { JSONPath } from 'jsonpath-plus';
+import { MappingError, isObject } from './errors.js';
+
+export type ValuePattern =
+  | { kind: 'equalTo'; expected: string; caseInsensitive: boolean }
+  | { kind: 'contains'; expected: string; negate: boolean }
+  | { kind: 'matches'; regex: SafeRegex; negate: boolean }
+  | { kind: 'absent' }
+  | { kind: 'binaryEqualTo'; expected: Buffer }
+  | { kind: 'equalToJson'; expected: unknown; ignoreArrayOrder: boolean; ignoreExtraElements: boolean }
+  | { kind: 'matchesJsonPath'; expression: string; sub: ValuePattern | null }
+  | { kind: 'and' | 'or'; parts: ValuePattern[] };
+
+/** Longest regular expression or JSON path a mapping may hold. */
+export const MAX_EXPRESSION_LENGTH = 4096;
+
+/**
+ * A user's regular expression, run by RE2 (linear time, no backtracking), so no pattern can stall the
+ * event loop. Java's DOTALL full match, as WireMock's RegexPattern uses `Pattern.compile(re, DOTALL)`
+ * and `matcher.matches()`. Look-arounds and back-references, which RE2 lacks, are refused with a 422.
+ */
+export class SafeRegex {
+  readonly #re: RE2;
+  constructor(
+    readonly source: string,
+    field: string,
+  ) {
+    if (source.length > MAX_EXPRESSION_LENGTH)
+      throw new MappingError(field, `the regular expression is longer than ${MAX_EXPRESSION_LENGTH} characters`);
+    try {
+      this.#re = new RE2(`^(?:${source})$`, 'su');
+    } catch (err) {
+      throw new MappingError(
+        field,
+        `"${source}" is not a regular expression mockyard can run (${(err as Error).message}); ` +
+          'mockyard runs patterns with RE2, which has no look-arounds or back-references',
+      );
+    }
+  }
+  test(value: string): boolean {
+    return this.#re.test(value);
+  }
+}
+
+const KEYS = new Set([
+  'equalTo',
+  'caseInsensitive',
+  'contains',
+  'doesNotContain',
+  'matches',
+  'doesNotMatch',
+  'absent',
+  'binaryEqualTo',
+  'equalToJson',
+  'ignoreArrayOrder',
+  'ignoreExtraElements',
+  'matchesJsonPath',
+  'and',
+  'or',
+]);
+
+const str = (v: unknown, field: string): string => {
+  if (typeof v !== 'string') throw new MappingError(field, 'must be a string');
+  return v;
+};
+
+/** One WireMock value pattern object, e.g. `{ "equalTo": "x", "caseInsensitive": true }`. */
+export function parsePattern(json: unknown, field: string): ValuePattern {
+  if (!isObject(json)) throw new MappingError(field, 'must be a matcher object such as {"equalTo": "..."}');
+  for (const key of Object.keys(json)) {
+    if (!KEYS.has(key))
+      throw new MappingError(`${field}/${key}`, 'is not a matcher mockyard supports (see docs/stubs.md)');
+  }
+  if ('equalTo' in json)
+    return {
+      kind: 'equalTo',
+      expected: str(json.equalTo, `${field}/equalTo`),
+      caseInsensitive: json.caseInsensitive === true,
+    };
+  if ('contains' in json) return { kind: 'contains', expected: str(json.contains, `${field}/contains`), negate: false };
+  if ('doesNotContain' in json)
+    return { kind: 'contains', expected: str(json.doesNotContain, `${field}/doesNotContain`), negate: true };
+  if ('matches' in json)
+    return {
+      kind: 'matches',
+      regex: new SafeRegex(str(json.matches, `${field}/matches`), `${field}/matches`),
+      negate: false,
+    };
+  if ('doesNotMatch' in json) {
+    const f = `${field}/doesNotMatch`;
+    return { kind: 'matches', regex: new SafeRegex(str(json.doesNotMatch, f), f), negate: true };
+  }
+  if ('absent' in json) return { kind: 'absent' };
+  if ('binaryEqualTo' in json)
+    return {
+      kind: 'binaryEqualTo',
+      expected: Buffer.from(str(json.binaryEqualTo, `${field}/binaryEqualTo`), 'base64'),
+    };
+  if ('equalToJson' in json) return equalToJson(json, field);
+  if ('matchesJsonPath' in json) return jsonPathPattern(json.matchesJsonPath, `${field}/matchesJsonPath`);
+  for (const kind of ['and', 'or'] as const) {
+    if (kind in json) {
+      const list = json[kind];
+      if (!Array.isArray(list) || list.length === 0)
+        throw new MappingError(`${field}/${kind}`, 'must be a non-empty list of matchers');
+      return { kind, parts: list.map((p, i) => parsePattern(p, `${field}/${kind}/${i}`)) };
+    }
+  }
+  throw new MappingError(field, 'names no matcher (equalTo, contains, matches, absent, equalToJson, ...)');
+}
+
+function equalToJson(json: Record<string, unknown>, field: string): ValuePattern {
+  let expected = json.equalToJson;
+  if (typeof expected === 'string') {
+    try {
+      expected = JSON.parse(expected);
+    } catch {
+      throw new MappingError(`${field}/equalToJson`, 'is a string that is not valid JSON');
+    }
+  }
+  return {
+    kind: 'equalToJson',
+    expected,
+    ignoreArrayOrder: json.ignoreArrayOrder === true,
+    ignoreExtraElements: json.ignoreExtraElements === true,
+  };
+}
+
+function jsonPathPattern(value: unknown, field: string): ValuePattern {
+  if (typeof value === 'string') return { kind: 'matchesJsonPath', expression: checkPath(value, field), sub: null };
+  if (!isObject(value) || typeof value.expression !== 'string')
+    throw new MappingError(field, 'must be a JSON path string or {"expression": "...", <matcher>}');
+  const { expression, ...rest } = value;
+  const sub = Object.keys(rest).length > 0 ? parsePattern(rest, field) : null;
+  return { kind: 'matchesJsonPath', expression: checkPath(expression, `${field}/expression`), sub };
+}
+
+function checkPath(expression: string, field: string): string {
+  if (!expression.startsWith('$') || expression.length > MAX_EXPRESSION_LENGTH)
+    throw new MappingError(field, `must be a JSON path starting with $ (at most ${MAX_EXPRESSION_LENGTH} characters)`);
+  return expression;
+}
+
+/** Levenshtein distance over the longer length: WireMock's EqualToPattern distance. */
+function normalisedLevenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  const longest = Math.max(a.length, b.length);
+  // Long values (bodies) are compared as equal or not: the quadratic distance is for names and short values.
+  if (longest > 256) return 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+    }
+    prev = cur;
+  }
+  return prev[b.length]! / longest;
+}
+
+/** Distance of a value (undefined when the header, parameter or cookie is missing) from a pattern. */
+export function distance(p: ValuePattern, value: string | undefined): number {
+  switch (p.kind) {
+    case 'absent':
+      return value === undefined ? 0 : 1;
+    case 'and':
+      return Math.max(...p.parts.map((part) => distance(part, value)));
+    case 'or':
+      return Math.min(...p.parts.map((part) => distance(part, value)));
+    default:
+      if (value === undefined) return 1;
+  }
+  switch (p.kind) {
+    case 'equalTo':
+      return p.caseInsensitive
+        ? normalisedLevenshtein(p.expected.toLowerCase(), value.toLowerCase())
+        : normalisedLevenshtein(p.expected, value);
+    case 'contains':
+      return value.includes(p.expected) !== p.negate ? 0 : 1;
+    case 'matches':
+      return p.regex.test(value) !== p.negate ? 0 : 1;
+    case 'binaryEqualTo':
+      return Buffer.from(value, 'latin1').equals(p.expected) ? 0 : 1;
+    case 'equalToJson':
+      return jsonDistance(p, value);
+    case 'matchesJsonPath':
+      return jsonPathDistance(p, value);
+  }
+}
+
+/** Distance of a body given as bytes: binaryEqualTo compares bytes, every other pattern the UTF-8 text. */
+export function bodyDistance(p: ValuePattern, body: Buffer): number {
+  if (p.kind === 'binaryEqualTo') return body.equals(p.expected) ? 0 : 1;
+  return distance(p, body.toString('utf8'));
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function jsonDistance(p: Extract<ValuePattern, { kind: 'equalToJson' }>, text: string): number {
+  const actual = parseJson(text);
+  if (!actual.ok) return 1;
+  return jsonEqual(p.expected, actual.value, p.ignoreArrayOrder, p.ignoreExtraElements) ? 0 : 1;
+}
+
+/** JSON equality as WireMock's EqualToJsonPattern (JsonUnit): numbers by value, options for arrays and extra fields. */
+export function jsonEqual(expected: unknown, actual: unknown, anyOrder: boolean, extra: boolean): boolean {
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return false;
+    if (!extra && actual.length !== expected.length) return false;
+    if (!anyOrder) {
+      // ignoreExtraElements also ignores extra array items (JsonUnit's IGNORING_EXTRA_ARRAY_ITEMS).
+      return expected.every((e, i) => i < actual.length && jsonEqual(e, actual[i], anyOrder, extra));
+    }
+    // Each expected element takes a distinct actual one.
+    const used = new Array<boolean>(actual.length).fill(false);
+    return expected.every((e) => {
+      const i = actual.findIndex((a, k) => !used[k] && jsonEqual(e, a, anyOrder, extra));
+      if (i < 0) return false;
+      used[i] = true;
+      return true;
+    });
+  }
+  if (isObject(expected)) {
+    if (!isObject(actual)) return false;
+    const keys = Object.keys(expected);
+    if (!extra && Object.keys(actual).length !== keys.length) return false;
+    return keys.every((k) => Object.hasOwn(actual, k) && jsonEqual(expected[k], actual[k], anyOrder, extra));
+  }
+  return expected === actual;
+}
+
+function jsonPathDistance(p: Extract<ValuePattern, { kind: 'matchesJsonPath' }>, text: string): number {
+  const doc = parseJson(text);
+  if (!doc.ok) return 1;
+  let found: unknown[];
+  try {
+    found = JSONPath({ path: p.expression, json: doc.value as object, wrap: true, eval: 'safe' }) as unknown[];
+  } catch {
+    return 1;
+  }
+  if (!Array.isArray(found) || found.length === 0) return 1;
+  if (p.sub === null) return found.some((v) => v !== null && v !== undefined) ? 0 : 1;
+  const sub = p.sub;
+  const asText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+  // A sub-matcher on an array result (WireMock: the list as JSON) or on each value it found.
+  const candidates = found.length === 1 ? [found[0]] : [found, ...found];
+  return Math.min(...candidates.map((v) => distance(sub, asText(v))));
+}
+
+/** The pattern back as WireMock JSON, for a near-miss report of which part failed. */
+export function describePattern(p: ValuePattern): string {
+  switch (p.kind) {
+    case 'equalTo':
+      return `equalTo ${JSON.stringify(p.expected)}${p.caseInsensitive ? ' (case-insensitive)' : ''}`;
+    case 'contains':
+      return `${p.negate ? 'doesNotContain' : 'contains'} ${JSON.stringify(p.expected)}`;
+    case 'matches':
+      return `${p.negate ? 'doesNotMatch' : 'matches'} ${JSON.stringify(p.regex.source)}`;
+    case 'absent':
+      return 'absent';
+    case 'binaryEqualTo':
+      return 'binaryEqualTo';
+    case 'equalToJson':
+      return `equalToJson ${JSON.stringify(p.expected)}`;
+    case 'matchesJsonPath':
+      return `matchesJsonPath ${p.expression}`;
+    default:
+      return p.parts.map(describePattern).join(` ${p.kind} `);
+  }
+}

@@ -1,0 +1,128 @@
+// A request as a stub sees it (as the real service would: real host, path without mockyard's prefix), and how close a rule comes to it.
+import type { IncomingHttpHeaders } from 'node:http';
+import { distance, bodyDistance, type ValuePattern } from './patterns.js';
+import type { RequestRule } from './mapping.js';
+
+export class StubRequest {
+  #query: Map<string, string[]> | undefined;
+  #cookies: Map<string, string> | undefined;
+  readonly path: string;
+
+  constructor(
+    readonly method: string,
+    /** Path and query as the real service would receive them. */
+    readonly url: string,
+    /** Host name, lower case, without port. */
+    readonly host: string,
+    readonly headers: IncomingHttpHeaders,
+    readonly body: Buffer | undefined,
+  ) {
+    const q = url.indexOf('?');
+    this.path = q < 0 ? url : url.slice(0, q);
+  }
+
+  /** Decoded query values by name, as WireMock's Urls.splitQuery gives them. */
+  get query(): Map<string, string[]> {
+    if (this.#query) return this.#query;
+    const out = new Map<string, string[]>();
+    const q = this.url.indexOf('?');
+    if (q >= 0) {
+      for (const [k, v] of new URLSearchParams(this.url.slice(q + 1))) {
+        const list = out.get(k);
+        if (list) list.push(v);
+        else out.set(k, [v]);
+      }
+    }
+    this.#query = out;
+    return out;
+  }
+
+  get cookies(): Map<string, string> {
+    if (this.#cookies) return this.#cookies;
+    const out = new Map<string, string>();
+    const header = this.headers.cookie;
+    for (const part of (header ?? '').split(';')) {
+      const eq = part.indexOf('=');
+      if (eq > 0) out.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+    }
+    this.#cookies = out;
+    return out;
+  }
+
+  header(name: string): string[] | undefined {
+    const v = this.headers[name];
+    if (v === undefined) return undefined;
+    return Array.isArray(v) ? v : [v];
+  }
+}
+
+/** Best distance over a multi-valued field (headers, query parameters): any value may match. */
+function multi(p: ValuePattern, values: readonly string[] | undefined): number {
+  if (values === undefined || values.length === 0) return distance(p, undefined);
+  let best = 1;
+  for (const v of values) {
+    const d = distance(p, v);
+    if (d === 0) return 0;
+    if (d < best) best = d;
+  }
+  return best;
+}
+
+function urlDistance(rule: RequestRule, req: StubRequest): number {
+  const u = rule.url;
+  switch (u.kind) {
+    case 'any':
+      return 0;
+    case 'url':
+      return u.value === req.url ? 0 : 1;
+    case 'urlPath':
+      return u.value === req.path ? 0 : 1;
+    case 'urlPattern':
+      return u.regex.test(req.url) ? 0 : 1;
+    case 'urlPathPattern':
+      return u.regex.test(req.path) ? 0 : 1;
+  }
+}
+
+const methodDistance = (rule: RequestRule, req: StubRequest) =>
+  rule.method === 'ANY' || rule.method === req.method ? 0 : 1;
+
+/** Every part of the rule, each with its distance and a weight (URL and method weigh most, as in WireMock). */
+export function parts(rule: RequestRule, req: StubRequest): { what: string; d: number; weight: number }[] {
+  const out = [
+    { what: 'url', d: urlDistance(rule, req), weight: 10 },
+    { what: 'method', d: methodDistance(rule, req), weight: 3 },
+  ];
+  if (rule.host) out.push({ what: 'host', d: distance(rule.host, req.host), weight: 10 });
+  for (const [name, p] of rule.query) out.push({ what: `query ${name}`, d: multi(p, req.query.get(name)), weight: 1 });
+  for (const [name, p] of rule.headers) out.push({ what: `header ${name}`, d: multi(p, req.header(name)), weight: 1 });
+  for (const [name, p] of rule.cookies)
+    out.push({ what: `cookie ${name}`, d: distance(p, req.cookies.get(name)), weight: 1 });
+  for (const p of rule.body)
+    out.push({ what: 'body', d: req.body ? bodyDistance(p, req.body) : distance(p, undefined), weight: 1 });
+  return out;
+}
+
+/** Weighted mean distance: 0 only when every part matches. */
+export function requestDistance(rule: RequestRule, req: StubRequest): number {
+  let sum = 0;
+  let weights = 0;
+  for (const { d, weight } of parts(rule, req)) {
+    sum += d * weight;
+    weights += weight;
+  }
+  return sum / weights;
+}
+
+/** Whether every part matches, stopping at the first that does not (the hot path). */
+export function requestMatches(rule: RequestRule, req: StubRequest): boolean {
+  if (methodDistance(rule, req) !== 0 || urlDistance(rule, req) !== 0) return false;
+  if (rule.host && distance(rule.host, req.host) !== 0) return false;
+  for (const [name, p] of rule.query) if (multi(p, req.query.get(name)) !== 0) return false;
+  for (const [name, p] of rule.headers) if (multi(p, req.header(name)) !== 0) return false;
+  for (const [name, p] of rule.cookies) if (distance(p, req.cookies.get(name)) !== 0) return false;
+  for (const p of rule.body) {
+    if ((req.body ? bodyDistance(p, req.body) : distance(p, undefined)) !== 0) return false;
+  }
+  return true;
+}

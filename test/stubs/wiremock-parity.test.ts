@@ -1,0 +1,247 @@
+// Same answers as WireMock: one set of mappings loaded into the real WireMock 3 jar and into mockyard, the same requests to both.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp } from '../helpers/app.js';
+
+const { app } = await testApp();
+const hasJava = spawnSync('java', ['-version']).status === 0;
+// CI has Java (the wiremock package ships the jar); a machine without it skips with this reason shown.
+const needJava = process.env.CI === 'true';
+
+const id = (n: number) => `00000000-0000-4000-a000-${String(n).padStart(12, '0')}`;
+const MAPPINGS = [
+  { id: id(1), request: { method: 'GET', url: '/exact?a=1&b=2' }, response: { status: 200, body: 'exact url' } },
+  {
+    id: id(2),
+    request: { method: 'GET', urlPath: '/path', queryParameters: { q: { equalTo: 'Ab', caseInsensitive: true } } },
+    response: { status: 201, headers: { 'Content-Type': 'text/plain', 'X-Test': 'yes' }, body: 'path + query' },
+  },
+  {
+    id: id(3),
+    request: { method: 'GET', urlPattern: '/items/[0-9]+(\\?.*)?' },
+    response: { status: 200, jsonBody: { kind: 'item', list: [1, 2, { x: null }] } },
+  },
+  {
+    id: id(4),
+    priority: 1,
+    request: { method: 'GET', urlPathPattern: '/items/4[0-9]' },
+    response: { status: 200, headers: { 'Content-Type': 'application/json' }, jsonBody: { kind: 'forties' } },
+  },
+  {
+    id: id(5),
+    request: {
+      method: 'POST',
+      urlPath: '/json',
+      bodyPatterns: [{ equalToJson: { a: [1, 2] }, ignoreArrayOrder: true, ignoreExtraElements: true }],
+    },
+    response: { status: 202, body: 'json body' },
+  },
+  {
+    id: id(6),
+    request: {
+      method: 'POST',
+      urlPath: '/jsonpath',
+      bodyPatterns: [{ matchesJsonPath: { expression: '$.user.name', matches: 'a.*' } }],
+    },
+    response: { status: 200, base64Body: Buffer.from([0, 1, 2, 255]).toString('base64') },
+  },
+  {
+    id: id(7),
+    request: {
+      method: 'GET',
+      urlPath: '/headers',
+      headers: { 'X-Key': { matches: 'k-[a-z]+' }, 'X-Gone': { absent: true } },
+    },
+    response: {
+      status: 403,
+      headers: { 'Content-Type': 'application/json', 'Set-Cookie': ['a=1', 'b=2'] },
+      body: '{"error":"forbidden"}',
+    },
+  },
+  {
+    id: id(8),
+    request: { method: 'ANY', urlPath: '/any', cookies: { s: { contains: 'live' } } },
+    response: { status: 204 },
+  },
+  {
+    id: id(9),
+    request: { method: 'GET', urlPath: '/auth', basicAuthCredentials: { username: 'u', password: 'p' } },
+    response: { status: 200, body: 'authorised' },
+  },
+  {
+    id: id(10),
+    request: {
+      method: 'GET',
+      urlPath: '/logic',
+      queryParameters: { v: { or: [{ equalTo: 'x' }, { and: [{ contains: 'y' }, { doesNotMatch: '.*z.*' }] }] } },
+    },
+    response: { status: 200, body: 'logic' },
+  },
+  {
+    id: id(11),
+    scenarioName: 's',
+    requiredScenarioState: 'Started',
+    newScenarioState: 'two',
+    request: { method: 'GET', urlPath: '/step' },
+    response: { body: 'one' },
+  },
+  {
+    id: id(12),
+    scenarioName: 's',
+    requiredScenarioState: 'two',
+    request: { method: 'GET', urlPath: '/step' },
+    response: { body: 'two' },
+  },
+  {
+    id: id(13),
+    request: { method: 'PUT', urlPath: '/contains', bodyPatterns: [{ contains: 'needle' }] },
+    response: { status: 200, body: 'found' },
+  },
+];
+
+const basic = `Basic ${Buffer.from('u:p').toString('base64')}`;
+const REQUESTS: { method?: string; url: string; headers?: Record<string, string>; body?: string }[] = [
+  { url: '/exact?a=1&b=2' },
+  { url: '/exact?b=2&a=1' },
+  { url: '/path?q=aB' },
+  { url: '/path?q=abc' },
+  { url: '/items/7' },
+  { url: '/items/7?x=1' },
+  { url: '/items/42' },
+  { url: '/items/abc' },
+  { method: 'POST', url: '/json', body: '{"a":[2,1],"extra":true}', headers: { 'content-type': 'application/json' } },
+  { method: 'POST', url: '/json', body: '{"a":[1,3]}', headers: { 'content-type': 'application/json' } },
+  {
+    method: 'POST',
+    url: '/jsonpath',
+    body: '{"user":{"name":"ann"}}',
+    headers: { 'content-type': 'application/json' },
+  },
+  {
+    method: 'POST',
+    url: '/jsonpath',
+    body: '{"user":{"name":"bob"}}',
+    headers: { 'content-type': 'application/json' },
+  },
+  { url: '/headers', headers: { 'x-key': 'k-abc' } },
+  { url: '/headers', headers: { 'x-key': 'k-abc', 'x-gone': '1' } },
+  { url: '/headers', headers: { 'x-key': 'K-ABC' } },
+  { method: 'DELETE', url: '/any', headers: { cookie: 'a=b; s=is-live' } },
+  { method: 'GET', url: '/any', headers: { cookie: 's=dead' } },
+  { url: '/auth', headers: { authorization: basic } },
+  { url: '/auth', headers: { authorization: 'Basic eDp5' } },
+  { url: '/logic?v=x' },
+  { url: '/logic?v=yy' },
+  { url: '/logic?v=yz' },
+  { url: '/step' },
+  { url: '/step' },
+  { url: '/step' },
+  { method: 'PUT', url: '/contains', body: 'hay needle hay', headers: { 'content-type': 'text/plain' } },
+  { method: 'PUT', url: '/contains', body: 'hay', headers: { 'content-type': 'text/plain' } },
+];
+
+/** The headers a client acts on; Date, lengths and connection handling differ by server and do not count. */
+// Content-Encoding too: WireMock gzips for fetch's Accept-Encoding, fetch unzips, and the bodies compared are the decoded ones.
+const IGNORED = new Set([
+  'content-encoding',
+  'date',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'vary',
+  'server',
+]);
+
+async function answer(base: string, r: (typeof REQUESTS)[number]) {
+  const res = await fetch(base + r.url, { method: r.method ?? 'GET', headers: r.headers, body: r.body });
+  const headers: Record<string, string> = {};
+  res.headers.forEach((v, k) => {
+    if (!IGNORED.has(k) && k !== 'set-cookie') headers[k] = v;
+  });
+  const cookies = res.headers.getSetCookie();
+  const body = Buffer.from(await res.arrayBuffer()).toString('base64');
+  // WireMock's 404 for an unmatched request is its own diff report; mockyard's is its own 404: status only.
+  return res.status === 404 ? { status: 404 } : { status: res.status, headers, cookies, body };
+}
+
+function startWireMock(root: string): Promise<{ child: ChildProcess; url: string }> {
+  const require = createRequire(import.meta.url);
+  const buildDir = path.join(path.dirname(require.resolve('wiremock/package.json')), 'build');
+  const jar = path.join(buildDir, readdirSync(buildDir).find((f) => f.endsWith('.jar'))!);
+  const child = spawn(
+    'java',
+    ['-jar', jar, '--port', '0', '--bind-address', '127.0.0.1', '--disable-banner', '--root-dir', root],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /port:\s+(\d+)/.exec(out);
+      if (m) resolve({ child, url: `http://127.0.0.1:${m[1]}` });
+    });
+    child.once('exit', (code) => reject(new Error(`WireMock exited with ${code}: ${out}`)));
+  });
+}
+
+describe.skipIf(!hasJava && !needJava)('the same mappings in WireMock 3 and in mockyard', () => {
+  let mockyard = '';
+  let wiremock: { child: ChildProcess; url: string };
+  const root = mkdtempSync(path.join(os.tmpdir(), 'mockyard-wiremock-'));
+
+  beforeAll(async () => {
+    wiremock = await startWireMock(root);
+    mockyard = await app.listen({ port: 0, host: '127.0.0.1' });
+    for (const base of [wiremock.url, mockyard]) {
+      const res = await fetch(`${base}/__admin/mappings/import`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mappings: MAPPINGS }),
+      });
+      expect(res.status, `${base}: ${await res.text()}`).toBe(200);
+    }
+  }, 60_000);
+
+  afterAll(() => {
+    wiremock?.child.kill();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('answers every request with the same status, headers and body', async () => {
+    const differences: string[] = [];
+    for (const r of REQUESTS) {
+      const [theirs, ours] = [await answer(wiremock.url, r), await answer(mockyard, r)];
+      try {
+        expect(ours).toEqual(theirs);
+      } catch {
+        differences.push(
+          `${r.method ?? 'GET'} ${r.url}: WireMock ${JSON.stringify(theirs)} mockyard ${JSON.stringify(ours)}`,
+        );
+      }
+    }
+    expect(differences).toEqual([]);
+  });
+
+  it('counts the same requests for a verification pattern', async () => {
+    const pattern = { method: 'GET', urlPath: '/step' };
+    const counts = await Promise.all(
+      [wiremock.url, mockyard].map(async (base) => {
+        const res = await fetch(`${base}/__admin/requests/count`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(pattern),
+        });
+        return res.json();
+      }),
+    );
+    expect(counts[1]).toEqual(counts[0]);
+    expect(counts[0]).toMatchObject({ count: 3 });
+  });
+});
