@@ -1,6 +1,7 @@
 // Live requests: the journal streamed in, filtered, paused, cleared, and one request in detail.
 import type { Api, AreaInfo, JournalEntry } from './api.js';
 import { copy, curl, h, replace } from './dom.js';
+import { failurePart, nearMissPart, stubLabel, stubPart } from './why.js';
 
 /** Entries kept in the page: a tab left open for hours holds at most this many. */
 export const MAX_ENTRIES = 1000;
@@ -15,11 +16,6 @@ interface Filters {
 }
 
 const statusClass = (s: number | null) => (s === null ? 'none' : `${Math.floor(s / 100)}xx`);
-
-function stubName(e: JournalEntry): string {
-  if (!e.stub) return '';
-  return typeof e.stub === 'string' ? e.stub : (e.stub.name ?? e.stub.id ?? 'stub');
-}
 
 export class RequestsView {
   readonly root = h('section', { id: 'panel-requests', role: 'tabpanel', 'aria-labelledby': 'tab-requests' });
@@ -141,7 +137,7 @@ export class RequestsView {
     if (f.scenario && (e.scenario ?? '') !== f.scenario) return false;
     if (f.text) {
       const hay =
-        `${e.method} ${e.path} ${JSON.stringify(e.query)} ${e.operationId ?? ''} ${stubName(e)}`.toLowerCase();
+        `${e.method} ${e.path} ${JSON.stringify(e.query)} ${e.operationId ?? ''} ${stubLabel(e)}`.toLowerCase();
       if (!hay.includes(f.text.toLowerCase())) return false;
     }
     return true;
@@ -188,7 +184,7 @@ export class RequestsView {
       h('td', {}, e.status ?? '—'),
       h('td', { className: 'num' }, e.durationMs),
       h('td', {}, e.scenario ?? ''),
-      h('td', {}, stubName(e)),
+      h('td', {}, stubLabel(e)),
     );
   }
 
@@ -239,6 +235,10 @@ export class RequestsView {
       'scenario',
       'stub',
     ]);
+    const [stub, nearMisses] = await Promise.all([
+      stubPart(this.api, e, this.stubs),
+      nearMissPart(this.api, e, this.stubs),
+    ]);
     const extra = Object.fromEntries(Object.entries(e).filter(([k]) => !known.has(k)));
     return [
       h('h2', { tabindex: -1 }, `${e.method} ${e.path}`),
@@ -248,7 +248,7 @@ export class RequestsView {
         `${e.status ?? 'no answer'} · ${e.durationMs} ms · ${e.area} · ${e.operationId ?? 'no operation matched'}`,
         e.forced ? ' · simulated status' : '',
         e.fault ? ` · fault ${e.fault}` : '',
-        stubName(e) ? ` · stub ${stubName(e)}` : '',
+        stubLabel(e) ? ` · stub ${stubLabel(e)}` : '',
       ),
       h(
         'div',
@@ -274,56 +274,9 @@ export class RequestsView {
       ...(Object.keys(extra).length > 0
         ? [h('h3', {}, 'More'), h('pre', { tabindex: 0 }, JSON.stringify(extra, null, 2))]
         : []),
-      ...(await this.#why(e)),
+      ...stub,
+      ...failurePart(e),
+      ...nearMisses,
     ];
-  }
-
-  /** Why a request failed: no operation matched (with near misses from the stubs), or the answer's own error. */
-  async #why(e: JournalEntry): Promise<HTMLElement[]> {
-    if (e.status !== null && e.status < 400) return [];
-    const out: HTMLElement[] = [h('h3', {}, 'Why')];
-    if (e.status === null)
-      out.push(
-        h(
-          'p',
-          {},
-          e.fault
-            ? `The connection was dropped on purpose (fault ${e.fault}).`
-            : 'No answer was sent: the client went away first.',
-        ),
-      );
-    else if (e.forced)
-      out.push(
-        h('p', {}, 'The status was simulated (Prefer: code, the error rate or a control), not caused by the request.'),
-      );
-    else if (e.operationId === null)
-      out.push(h('p', {}, `No ${e.area} operation has this path, and no stub matched it.`));
-    else
-      out.push(
-        h(
-          'p',
-          {},
-          `The ${e.area} operation ${e.operationId} refused the request; its error body says why (under Answer).`,
-        ),
-      );
-    if (this.stubs && e.operationId === null && e.status === 404) {
-      try {
-        const misses = await this.api.request<{ nearMisses?: unknown[] }>('POST', '/__admin/near-misses/request', {
-          url: e.path,
-          absoluteUrl: this.urlOf(e),
-          method: e.method,
-          headers: e.headers,
-        });
-        if (misses.nearMisses && misses.nearMisses.length > 0) {
-          out.push(
-            h('h3', {}, 'Nearest stubs'),
-            h('pre', { tabindex: 0 }, JSON.stringify(misses.nearMisses.slice(0, 3), null, 2)),
-          );
-        }
-      } catch {
-        // No stubs API on this server, or none loaded.
-      }
-    }
-    return out;
   }
 }

@@ -96,6 +96,26 @@ describe.runIf(available || required)('the dashboard in headless Chromium', () =
     await dkanRow.getByRole('button').click();
     await detail.getByRole('heading', { name: 'Why' }).waitFor();
     expect(await detail.innerText()).toContain('dkan');
+    // The answer's own words and mockyard's hint, not just "see the body".
+    await detail.getByRole('list', { name: 'Error messages' }).getByText('No resource found for dataset').waitFor();
+    await detail.getByText(/^mockyard’s hint: No dataset/).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the validation error of a refused request', async () => {
+    const { page, context, errors } = await open(browser, server.url);
+    const refused = await fetch(`${server.url}/dkan/datastore/query?limit=not-a-number`);
+    await refused.arrayBuffer();
+    expect(refused.status).toBe(400);
+    const row = page.locator('tbody tr', { hasText: '/dkan/datastore/query' }).first();
+    await row.waitFor();
+    await row.getByRole('button').click();
+    const detail = page.getByRole('complementary', { name: 'Selected request' });
+    await detail.getByRole('heading', { name: 'Why' }).waitFor();
+    const messages = detail.getByRole('list', { name: 'Error messages' });
+    await messages.getByText('JSON Schema validation failed.').waitFor();
+    await messages.getByText(/The attribute must be an integer, "not-a-number" given/).waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -226,6 +246,92 @@ describe.runIf(available || required)('the dashboard behind an admin token', () 
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+  });
+
+  async function openWithToken(viewport = DESKTOP): Promise<Opened> {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      // The first, tokenless call is refused on purpose; that 401 is the prompt for the token.
+      if (m.type() === 'error' && !m.text().includes('401')) errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/__mockyard/`);
+    await page.getByLabel('Admin token (--admin-token)').fill('ui-secret');
+    await page.getByRole('button', { name: 'Use token' }).click();
+    await page.getByText('live', { exact: true }).waitFor();
+    return { page, context, errors };
+  }
+
+  it('uploads a stub through /__admin, shows it answer and nearly match requests, and deletes it', async () => {
+    const admin = { authorization: 'Bearer ui-secret' };
+    const { page, context, errors } = await openWithToken();
+    page.on('dialog', (d) => void d.accept());
+    await page.getByRole('tab', { name: 'Scenarios & stubs' }).click();
+    // A file WireMock itself would take (request.queryParameters, response.jsonBody), for the archive's real path.
+    const mapping = {
+      name: 'ui stub',
+      request: { method: 'GET', urlPath: '/metadata/ui-stubbed', queryParameters: { kind: { equalTo: 'ui' } } },
+      response: { status: 200, jsonBody: { from: 'the ui stub' } },
+    };
+    const file = (json: unknown) => ({
+      name: 'stub.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(json)),
+    });
+    await page.setInputFiles('#stub-file', file({ request: { method: 'GET', urlPath: 7 } }));
+    await page.getByRole('button', { name: 'Upload stub' }).click();
+    // WireMock's error body, in words.
+    await page
+      .getByRole('status')
+      .getByText(/^Upload failed: .*urlPath/)
+      .waitFor();
+    await page.setInputFiles('#stub-file', file(mapping));
+    await page.getByRole('button', { name: 'Upload stub' }).click();
+    await page.getByRole('button', { name: 'View ui stub' }).waitFor();
+    // The page used the admin API with the token; that API still refuses without it.
+    expect((await fetch(`${server.url}/__admin/mappings`)).status).toBe(401);
+    const listed = (await (await fetch(`${server.url}/__admin/mappings`, { headers: admin })).json()) as {
+      mappings: { id: string; name?: string }[];
+    };
+    const id = listed.mappings.find((m) => m.name === 'ui stub')?.id;
+    expect(id).toBeTruthy();
+
+    const hit = await fetch(`${server.url}/archive/metadata/ui-stubbed?kind=ui`);
+    expect(await hit.json()).toEqual({ from: 'the ui stub' });
+    const near = await fetch(`${server.url}/archive/metadata/ui-stubbed?kind=other`);
+    expect(await near.json()).not.toEqual({ from: 'the ui stub' });
+
+    await page.getByRole('tab', { name: 'Requests' }).click();
+    const stubbedRow = page.locator('tbody tr', { hasText: 'ui-stubbed' }).filter({ hasText: 'ui stub' });
+    await stubbedRow.waitFor();
+    expect(await stubbedRow.count()).toBe(1);
+    await stubbedRow.getByRole('button').click();
+    const detail = page.getByRole('complementary', { name: 'Selected request' });
+    await detail.getByText(`Answered by the stub “ui stub” (id ${id}).`).waitFor();
+    expect(await detail.getByLabel('Stub mapping').innerText()).toContain('/metadata/ui-stubbed');
+
+    await page
+      .locator('tbody tr', { hasText: 'ui-stubbed' })
+      .filter({ hasNotText: 'ui stub' })
+      .getByRole('button')
+      .click();
+    const misses = detail.getByRole('list', { name: 'Nearest stubs' });
+    await misses.getByText(/did not match: query kind$/).waitFor();
+    expect(await misses.locator('li').first().innerText()).toContain('ui stub');
+
+    await page.getByRole('tab', { name: 'Scenarios & stubs' }).click();
+    await page.getByRole('button', { name: 'View ui stub' }).click();
+    expect(await page.getByLabel('Selected item').innerText()).toContain('the ui stub');
+    await page.getByRole('button', { name: 'Delete ui stub' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'View ui stub' }).count()).toBe(0);
+    expect((await fetch(`${server.url}/__admin/mappings/${id}`, { headers: admin })).status).toBe(404);
+    const after = await fetch(`${server.url}/archive/metadata/ui-stubbed?kind=ui`);
+    expect(await after.json()).not.toEqual({ from: 'the ui stub' });
+    // Chromium itself logs the refused upload's 422; the page adds no error of its own.
+    expect(errors.filter((e) => !e.includes('status of 422'))).toEqual([]);
+    await context.close();
   });
 
   it('asks for the token and then streams with it', async () => {

@@ -28,6 +28,8 @@ export interface JournalEntry {
   responseHeaders: Record<string, string | string[]>;
   /** The answer's body as text, cut like the request's; binary bodies are described, not shown. */
   responseBody: string | null;
+  /** The stub mapping that answered (its id, and its name when the mapping has one), or null. */
+  stub: { id: string; name: string | null } | null;
 }
 
 /**
@@ -204,6 +206,8 @@ export class Journal {
   #next = 0;
   #size = 0;
   #lastId = 0;
+  /** A stub's name by id; the journal keeps only the id, the stubs know the rest. */
+  #stubName: (id: string) => string | undefined = () => undefined;
 
   constructor(
     readonly capacity: number,
@@ -235,6 +239,17 @@ export class Journal {
   subscribe(listener: JournalListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** How readers learn a stub's name from the id a record keeps. */
+  nameStubs(nameOf: (id: string) => string | undefined): void {
+    this.#stubName = nameOf;
+  }
+
+  /** One raw record by id (unmasked: for matching only), while the journal still holds it. */
+  record(id: number): JournalRecord | undefined {
+    for (const entry of this.#newestFirst()) if (entry.id === id) return entry;
+    return undefined;
   }
 
   /** One entry by id, masked, while the journal still holds it. */
@@ -304,6 +319,7 @@ export class Journal {
       requestBody: bodyText(r.requestBody, this.bodyBytes, this.adminToken),
       responseHeaders: maskHeaders(stringHeaders(r.responseHeaders), this.adminToken),
       responseBody: bodyText(r.responseBody, this.bodyBytes, this.adminToken),
+      stub: r.stubId === undefined ? null : { id: r.stubId, name: this.#stubName(r.stubId) ?? null },
     };
   }
 
