@@ -160,6 +160,29 @@ describe.runIf(available || required)('the dashboard in headless Chromium', () =
     await page.getByRole('button', { name: 'View from-the-ui' }).waitFor();
     const listed = (await (await fetch(`${server.url}/__mockyard/scenarios`)).json()) as unknown;
     expect(JSON.stringify(listed)).toContain('from-the-ui');
+    const item = page.getByRole('listitem').filter({ hasText: 'from-the-ui' });
+    expect(await item.innerText()).toContain('appcenter: 1 users, 1 apps, 1 releases');
+    await page.getByRole('button', { name: 'View from-the-ui' }).click();
+    await page
+      .getByLabel('Selected item')
+      .getByText(/"releases": 1/)
+      .waitFor();
+
+    // A request made in the scenario, one outside it: the scenario filter keeps the first.
+    const inScenario = await fetch(`${server.url}/scenarios/from-the-ui/appcenter/v0.1/apps/ui/Uploaded/releases`, {
+      headers: { 'x-api-token': 'ui-token' },
+    });
+    expect(inScenario.status).toBe(200);
+    await (await fetch(`${server.url}/appcenter/v0.1/apps/ui/Uploaded/releases`)).arrayBuffer();
+    await page.getByRole('tab', { name: 'Requests' }).click();
+    const rows = page.locator('tbody tr', { hasText: '/Uploaded/releases' });
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.fill('#filter-scenario', 'from-the-ui');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.innerText()).toContain('from-the-ui');
+    await page.fill('#filter-scenario', '');
+
+    await page.getByRole('tab', { name: 'Scenarios & stubs' }).click();
     await page.getByRole('button', { name: 'Delete from-the-ui' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'View from-the-ui' }).count()).toBe(0);
     expect((await fetch(`${server.url}/__mockyard/scenarios/from-the-ui`)).status).toBe(404);
@@ -248,8 +271,8 @@ describe.runIf(available || required)('the dashboard behind an admin token', () 
     await server?.close();
   });
 
-  async function openWithToken(viewport = DESKTOP): Promise<Opened> {
-    const context = await browser.newContext({ viewport });
+  async function openWithToken(viewport = DESKTOP, bypassCSP = false): Promise<Opened> {
+    const context = await browser.newContext({ viewport, bypassCSP });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('console', (m) => {
@@ -266,7 +289,7 @@ describe.runIf(available || required)('the dashboard behind an admin token', () 
 
   it('uploads a stub through /__admin, shows it answer and nearly match requests, and deletes it', async () => {
     const admin = { authorization: 'Bearer ui-secret' };
-    const { page, context, errors } = await openWithToken();
+    const { page, context, errors } = await openWithToken(PHONE, true);
     page.on('dialog', (d) => void d.accept());
     await page.getByRole('tab', { name: 'Scenarios & stubs' }).click();
     // A file WireMock itself would take (request.queryParameters, response.jsonBody), for the archive's real path.
@@ -320,6 +343,11 @@ describe.runIf(available || required)('the dashboard behind an admin token', () 
     const misses = detail.getByRole('list', { name: 'Nearest stubs' });
     await misses.getByText(/did not match: query kind$/).waitFor();
     expect(await misses.locator('li').first().innerText()).toContain('ui stub');
+    // The explanation is as accessible as the rest, and fits a phone.
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(
+      (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number,
+    ).toBeLessThanOrEqual(0);
 
     await page.getByRole('tab', { name: 'Scenarios & stubs' }).click();
     await page.getByRole('button', { name: 'View ui stub' }).click();
