@@ -6,25 +6,30 @@ export interface AreaInfo {
   prefix: string;
 }
 
-export interface JournalEntry {
+/** A request as the live stream sends it: no headers, no bodies (GET /__mockyard/requests/{id} has them). */
+export interface JournalSummary {
   id: number;
   method: string;
-  area: string;
+  area: string | null;
   operationId: string | null;
   path: string;
   query: Record<string, string | string[]>;
-  headers: Record<string, string | string[]>;
   status: number | null;
   durationMs: number;
   timestamp: string;
   fault: string | null;
   forced: boolean;
   scenario: string | null;
-  requestBody?: string | null;
-  responseHeaders?: Record<string, string | string[]>;
-  responseBody?: string | null;
   /** The WireMock-format stub mapping that answered, or null. */
   stub: { id: string; name: string | null } | null;
+}
+
+/** One journal entry, masked as the journal masks it. */
+export interface JournalEntry extends JournalSummary {
+  headers: Record<string, string | string[]>;
+  requestBody: string | null;
+  responseHeaders: Record<string, string | string[]>;
+  responseBody: string | null;
   [more: string]: unknown;
 }
 

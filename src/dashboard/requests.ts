@@ -1,5 +1,5 @@
 // Live requests: the journal streamed in, filtered, paused, cleared, and one request in detail.
-import type { Api, AreaInfo, JournalEntry } from './api.js';
+import type { Api, AreaInfo, JournalEntry, JournalSummary } from './api.js';
 import { copy, curl, h, replace } from './dom.js';
 import { failurePart, nearMissPart, stubLabel, stubPart } from './why.js';
 
@@ -19,8 +19,8 @@ const statusClass = (s: number | null) => (s === null ? 'none' : `${Math.floor(s
 
 export class RequestsView {
   readonly root = h('section', { id: 'panel-requests', role: 'tabpanel', 'aria-labelledby': 'tab-requests' });
-  #entries: JournalEntry[] = [];
-  #held: JournalEntry[] = [];
+  #entries: JournalSummary[] = [];
+  #held: JournalSummary[] = [];
   #paused = false;
   #dropped = 0;
   #filters: Filters = { area: '', status: '', scenario: '', text: '' };
@@ -96,7 +96,7 @@ export class RequestsView {
   }
 
   /** New entries from the stream, newest last in `batch`. */
-  add(batch: JournalEntry[], dropped = 0): void {
+  add(batch: JournalSummary[], dropped = 0): void {
     this.#dropped += dropped;
     if (this.#paused) {
       this.#held.push(...batch);
@@ -130,7 +130,7 @@ export class RequestsView {
     this.announce(this.#paused ? 'Live updates paused' : 'Live updates resumed');
   }
 
-  #matches(e: JournalEntry): boolean {
+  #matches(e: JournalSummary): boolean {
     const f = this.#filters;
     if (f.area && e.area !== f.area) return false;
     if (f.status && statusClass(e.status) !== f.status) return false;
@@ -148,7 +148,7 @@ export class RequestsView {
     const names = new Set<string>();
     let matching = 0;
     for (let i = this.#entries.length - 1; i >= 0; i--) {
-      const e = this.#entries[i] as JournalEntry;
+      const e = this.#entries[i] as JournalSummary;
       if (e.scenario) names.add(e.scenario);
       if (!this.#matches(e)) continue;
       matching += 1;
@@ -171,7 +171,7 @@ export class RequestsView {
     this.#count.textContent = parts.join(' · ');
   }
 
-  #row(e: JournalEntry): HTMLElement {
+  #row(e: JournalSummary): HTMLElement {
     const time = e.timestamp.slice(11, 23);
     const open = () => void this.select(e);
     return h(
@@ -188,7 +188,7 @@ export class RequestsView {
     );
   }
 
-  urlOf(e: JournalEntry): string {
+  urlOf(e: JournalSummary): string {
     const area = this.areas.find((a) => a.name === e.area);
     const path =
       area && !e.path.startsWith(`${area.prefix}/`) && !e.path.includes(`${area.prefix}/`)
@@ -200,16 +200,26 @@ export class RequestsView {
     return `${location.origin}${path}${qs ? `?${qs}` : ''}`;
   }
 
-  async select(summary: JournalEntry): Promise<void> {
-    let e = summary;
+  async select(summary: JournalSummary): Promise<void> {
+    let parts: HTMLElement[];
     try {
-      e = await this.api.request<JournalEntry>('GET', `/__mockyard/requests/${summary.id}`);
-    } catch {
-      // Gone from the journal since: show what the stream brought.
+      const e = await this.api.request<JournalEntry>('GET', `/__mockyard/requests/${summary.id}`);
+      parts = await this.#detailParts(e);
+    } catch (err) {
+      // Gone from the journal since (it keeps the last --journal-size): the row is all there is.
+      parts = [
+        h('h2', { tabindex: -1 }, `${summary.method} ${summary.path}`),
+        h('p', {}, (err as Error).message),
+        h('button', { type: 'button', onclick: () => this.#close() }, 'Close'),
+      ];
     }
     this.#detail.hidden = false;
-    replace(this.#detail, ...(await this.#detailParts(e)));
+    replace(this.#detail, ...parts);
     this.#detail.querySelector('h2')?.focus();
+  }
+
+  #close(): void {
+    this.#detail.hidden = true;
   }
 
   async #detailParts(e: JournalEntry): Promise<HTMLElement[]> {
@@ -254,16 +264,7 @@ export class RequestsView {
         'div',
         { className: 'actions' },
         h('button', { type: 'button', onclick: () => void copy(command, this.announce) }, 'Copy as curl'),
-        h(
-          'button',
-          {
-            type: 'button',
-            onclick: () => {
-              this.#detail.hidden = true;
-            },
-          },
-          'Close',
-        ),
+        h('button', { type: 'button', onclick: () => this.#close() }, 'Close'),
       ),
       h('h3', {}, 'Request'),
       h('pre', { tabindex: 0 }, JSON.stringify({ query: e.query, headers: e.headers }, null, 2)),

@@ -1,6 +1,6 @@
 // The parts of a request's detail that explain its answer: which stub answered, which stubs nearly
 // matched (WireMock's near misses), and what a refusal's own error body and mockyard's hint say.
-import type { Api, JournalEntry } from './api.js';
+import type { Api, JournalEntry, JournalSummary } from './api.js';
 import { h } from './dom.js';
 
 interface NearMiss {
@@ -10,7 +10,7 @@ interface NearMiss {
 }
 
 /** How a row names the stub that answered: the mapping's name, else its id. */
-export const stubLabel = (e: JournalEntry): string => (e.stub ? (e.stub.name ?? e.stub.id) : '');
+export const stubLabel = (e: JournalSummary): string => (e.stub ? (e.stub.name ?? e.stub.id) : '');
 
 const mappingLabel = (m: NearMiss['stubMapping']): string => {
   if (m.name) return m.name;

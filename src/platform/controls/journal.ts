@@ -32,6 +32,9 @@ export interface JournalEntry {
   stub: { id: string; name: string | null } | null;
 }
 
+/** An entry without its headers and bodies. */
+export type JournalSummary = Omit<JournalEntry, 'headers' | 'requestBody' | 'responseHeaders' | 'responseBody'>;
+
 /**
  * What is kept per request: the raw URL and header object, masked and parsed only when someone reads
  * the journal, so recording costs next to nothing on the request path.
@@ -258,11 +261,6 @@ export class Journal {
     return undefined;
   }
 
-  /** A record as readers see it: parsed and masked. */
-  view(record: JournalRecord): JournalEntry {
-    return this.#entry(record);
-  }
-
   /** Newest first. */
   *#newestFirst(): Generator<JournalRecord> {
     for (let i = 1; i <= this.#size; i++) {
@@ -300,7 +298,11 @@ export class Journal {
     return { total, requests };
   }
 
-  #entry(r: JournalRecord): JournalEntry {
+  /**
+   * A record without its headers and bodies, masked: what a list of requests shows (the live stream
+   * sends these, a tenth of an entry's bytes; a reader fetches the whole entry by id).
+   */
+  summary(r: JournalRecord): JournalSummary {
     const q = r.url.indexOf('?');
     return {
       id: r.id,
@@ -309,17 +311,23 @@ export class Journal {
       operationId: r.operationId,
       path: hideToken(q < 0 ? r.url : r.url.slice(0, q), this.adminToken),
       query: maskedQuery(r.url, this.adminToken),
-      headers: maskHeaders(r.headers, this.adminToken),
       status: r.status,
       durationMs: r.durationMs,
       timestamp: new Date(r.time).toISOString(),
       fault: r.fault,
       forced: r.forced,
       scenario: r.scenario ?? null,
+      stub: r.stubId === undefined ? null : { id: r.stubId, name: this.#stubName(r.stubId) ?? null },
+    };
+  }
+
+  #entry(r: JournalRecord): JournalEntry {
+    return {
+      ...this.summary(r),
+      headers: maskHeaders(r.headers, this.adminToken),
       requestBody: bodyText(r.requestBody, this.bodyBytes, this.adminToken),
       responseHeaders: maskHeaders(stringHeaders(r.responseHeaders), this.adminToken),
       responseBody: bodyText(r.responseBody, this.bodyBytes, this.adminToken),
-      stub: r.stubId === undefined ? null : { id: r.stubId, name: this.#stubName(r.stubId) ?? null },
     };
   }
 

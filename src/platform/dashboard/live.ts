@@ -1,7 +1,8 @@
 // GET /__mockyard/live: the journal as a stream of server-sent events, for the dashboard.
 // Bounded on both ends: at most MAX_STREAMS readers, updates batched every FLUSH_MS with at most
 // MAX_BATCH entries each, and a reader that does not keep up loses entries (counted) instead of
-// making the server buffer for it.
+// making the server buffer for it. Entries go as summaries (no headers, no bodies), so the stream costs
+// the server little per request.
 import { mockyardError } from '../http/mockyard-errors.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JournalRecord } from '../controls/journal.js';
@@ -39,7 +40,8 @@ export function liveRoute(app: FastifyInstance): void {
         description:
           `Event \`snapshot\` carries the newest ${LIVE_LIMITS.backlog} entries; then event \`requests\` carries ` +
           `{requests, dropped} at most every ${LIVE_LIMITS.flushMs} ms (at most ${LIVE_LIMITS.maxBatch} entries; ` +
-          '`dropped` counts entries a slow reader missed). Entries are masked as in GET /__mockyard/requests.',
+          '`dropped` counts entries a slow reader missed). Entries are summaries, masked as in GET /__mockyard/requests ' +
+          'but without headers and bodies (GET /__mockyard/requests/{id} has those).',
         produces: ['text/event-stream'],
       },
     },
@@ -62,7 +64,14 @@ export function liveRoute(app: FastifyInstance): void {
         'x-accel-buffering': 'no',
       });
       const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      send('snapshot', runtime.journal.list({ limit: LIVE_LIMITS.backlog }).requests);
+      const { journal } = runtime;
+      send(
+        'snapshot',
+        journal
+          .records()
+          .slice(0, LIVE_LIMITS.backlog)
+          .map((r) => journal.summary(r)),
+      );
 
       let pending: JournalRecord[] = [];
       let dropped = 0;
@@ -74,11 +83,11 @@ export function liveRoute(app: FastifyInstance): void {
           pending = [];
           return;
         }
-        send('requests', { requests: pending.map((r) => runtime.journal.view(r)), dropped });
+        send('requests', { requests: pending.map((r) => journal.summary(r)), dropped });
         pending = [];
         dropped = 0;
       };
-      const unsubscribe = runtime.journal.subscribe((record) => {
+      const unsubscribe = journal.subscribe((record) => {
         if (pending.length >= LIVE_LIMITS.maxBatch) dropped += 1;
         else pending.push(record);
         timer ??= setTimeout(flush, LIVE_LIMITS.flushMs);
