@@ -49,7 +49,10 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-describe.runIf(available || required)('the dashboard in headless Chromium', () => {
+// A real browser on a busy CI machine: a page and axe take seconds, not milliseconds, so each test has room.
+const BROWSER_TIMEOUT = { timeout: 120_000 };
+
+describe.runIf(available || required)('the dashboard in headless Chromium', BROWSER_TIMEOUT, () => {
   let browser: Browser;
   let server: RunningMockyard;
 
@@ -257,7 +260,7 @@ describe.runIf(available || required)('the dashboard in headless Chromium', () =
   }
 });
 
-describe.runIf(available || required)('the dashboard behind an admin token', () => {
+describe.runIf(available || required)('the dashboard behind an admin token', BROWSER_TIMEOUT, () => {
   let browser: Browser;
   let server: RunningMockyard;
 
