@@ -111,7 +111,10 @@ describe.runIf(available || required)('the dashboard in headless Chromium', BROW
     const refused = await fetch(`${server.url}/dkan/datastore/query?limit=not-a-number`);
     await refused.arrayBuffer();
     expect(refused.status).toBe(400);
-    const row = page.locator('tbody tr', { hasText: '/dkan/datastore/query' }).first();
+    // Exactly this path: the earlier /dkan/datastore/query/no-such-dataset/0 is a row too.
+    const row = page.locator('tbody tr').filter({
+      has: page.getByRole('button', { name: '/dkan/datastore/query', exact: true }),
+    });
     await row.waitFor();
     await row.getByRole('button').click();
     const detail = page.getByRole('complementary', { name: 'Selected request' });
