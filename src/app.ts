@@ -33,6 +33,8 @@ import { installRequestLog, requestSerializer } from './platform/http/request-lo
 import { Stubs } from './stubs/world.js';
 import { StubStep } from './stubs/plugin.js';
 import { wiremockAdmin } from './stubs/admin.js';
+import { viewOf } from './stubs/admin-requests.js';
+import type { DashboardStubs } from './platform/dashboard/api.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
@@ -95,7 +97,7 @@ export async function buildApp(
   pipeline.requestLog = installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
   installRootErrorHandling(app, !options.only);
   installAdminPolicy(app, config);
-  await registerRoutes(app, { config, stores, areas, areaOf, only: options.only, stubs, stubStep });
+  await registerRoutes(app, { config, stores, runtime, areas, areaOf, only: options.only, stubs, stubStep });
   return app;
 }
 
@@ -188,6 +190,7 @@ async function registerRoutes(
   deps: {
     config: Config;
     stores: Stores;
+    runtime: Runtime;
     areas: readonly AreaDefinition[];
     areaOf: (url: string) => AreaDefinition | undefined;
     only: AreaDefinition | undefined;
@@ -204,7 +207,8 @@ async function registerRoutes(
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) {
     const tokenGuard = adminTokenGuard(config);
-    await app.register(adminRoutes, { prefix: '/__mockyard', areas, tokenGuard });
+    const dashboard = stubsForDashboard(stubs, deps.runtime, { areaOf, only });
+    await app.register(adminRoutes, { prefix: '/__mockyard', areas, tokenGuard, stubs: dashboard });
     await app.register(wiremockAdmin, { prefix: '/__admin', stubs, areaOf, only, tokenGuard });
   }
   // Requests with a body, and paths outside every area, reach the stubs once Fastify has their bytes.
@@ -215,4 +219,20 @@ async function registerRoutes(
   for (const area of areas) {
     await app.register(areaScope, { prefix: only ? '' : area.prefix, area, config });
   }
+}
+
+/** Names the stubs in the journal's entries, and answers the dashboard's "which stub nearly matched?". */
+function stubsForDashboard(stubs: Stubs, runtime: Runtime, seen: Parameters<typeof viewOf>[0]): DashboardStubs {
+  runtime.journal.nameStubs((id) => {
+    const name = stubs.store.get(id)?.json.name;
+    return typeof name === 'string' ? name : undefined;
+  });
+  return {
+    nearMisses: (record) =>
+      stubs.store.nearMisses(viewOf(seen, record)).map((m) => ({
+        stubMapping: m.stub.json,
+        matchResult: { distance: m.distance },
+        misses: m.misses,
+      })),
+  };
 }
