@@ -1,6 +1,7 @@
 // The query executor: every DKAN query and AGCO search, on any store, runs in a few child processes with
 // read-only connections, under one work budget per request (--query-timeout). See docs/queries.md.
 import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, setPriority } from 'node:os';
 import { TASKS, type TaskInput, type TaskName, type TaskResult } from '../../query-tasks.js';
 import type { FixtureStore } from './fixture-store.js';
@@ -25,6 +26,8 @@ interface Job {
   /** One deadline from arrival: waiting for a process and running share the budget. */
   timer: NodeJS.Timeout;
   startedAt?: number;
+  /** CPU time (ms) its process had used when the job started, where the OS tells (Linux). */
+  cpuAtStart?: number | null;
   /** Set once the job runs longer than `slowMs`: it no longer holds one of the `size` places. */
   slow: boolean;
   slowTimer?: NodeJS.Timeout;
@@ -267,6 +270,7 @@ export class QueryPool {
       const job = this.#queue.shift()!;
       slot.job = job;
       job.startedAt = performance.now();
+      job.cpuAtStart = cpuMs(slot.child.pid);
       // A job in flight keeps this process alive until its answer arrives.
       slot.child.channel?.ref();
       job.slowTimer = setTimeout(() => this.#turnSlow(slot, job), this.slowMs);
@@ -280,6 +284,12 @@ export class QueryPool {
    */
   #turnSlow(slot: Slot, job: Job): void {
     if (slot.job !== job) return;
+    const cpu = cpuMs(slot.child.pid);
+    if (cpu !== null && job.cpuAtStart != null && cpu - job.cpuAtStart < this.slowMs / 2) {
+      // Mostly waiting for a CPU (a busy machine), not expensive: it keeps its place and priority for now.
+      job.slowTimer = setTimeout(() => this.#turnSlow(slot, job), this.slowMs);
+      return;
+    }
     job.slow = true;
     if (this.#slots.filter((s) => s.job?.slow).length > this.maxSlow) {
       this.#kill(slot, job, new WorkBudgetError(job.budgetMs, false, `more than ${this.maxSlow} slow queries at once`));
@@ -342,6 +352,19 @@ export class QueryPool {
         });
       }),
     );
+  }
+}
+
+/** CPU time (user + system, ms) a process has used, from /proc (Linux); null elsewhere or once it is gone. */
+function cpuMs(pid: number | undefined): number | null {
+  if (pid === undefined || process.platform !== 'linux') return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, in clock ticks of 10 ms (USER_HZ is 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
   }
 }
 
