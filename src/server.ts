@@ -228,6 +228,7 @@ export async function startServer(
     await tlsClosed;
     await queryPool.close();
     scenarios.close();
+    ca.close();
     stores.close();
   };
   try {

@@ -1,11 +1,13 @@
 // The scenario builder's process: parses, checks and writes a scenario's database, so the server never does.
+import { readFileSync, rmSync } from 'node:fs';
 import { buildScenario, parseScenarioText } from './build.js';
 import { ScenarioError } from './errors.js';
 import type { BuildJob, BuildOutcome } from './builder.js';
 
 function run(job: BuildJob): BuildOutcome {
   try {
-    const text = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength).toString('utf8');
+    const text = readFileSync(job.bodyPath, 'utf8');
+    rmSync(job.bodyPath, { force: true });
     return { id: job.id, built: buildScenario(job.name, parseScenarioText(text)) };
   } catch (err) {
     if (err instanceof ScenarioError)
