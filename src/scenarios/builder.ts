@@ -42,7 +42,10 @@ export class ScenarioBuilder {
   async build(name: string, text: string | Buffer): Promise<BuiltScenario> {
     if (this.#closed) throw new Error('mockyard is closing');
     clearTimeout(this.#idle);
-    const bodyPath = path.join(os.tmpdir(), `mockyard-scenario-body-${process.pid}-${randomBytes(8).toString('hex')}.json`);
+    const bodyPath = path.join(
+      os.tmpdir(),
+      `mockyard-scenario-body-${process.pid}-${randomBytes(8).toString('hex')}.json`,
+    );
     await writeFile(bodyPath, text, { mode: 0o600, flag: 'wx' });
     try {
       const worker = await this.#start();
