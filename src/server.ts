@@ -229,6 +229,7 @@ class Resources {
     readonly runtime: Runtime,
     readonly queryPool: QueryPool,
     readonly scenarios: Scenarios,
+    readonly ca: CertificateAuthority,
   ) {}
 
   async close(): Promise<void> {
@@ -242,6 +243,7 @@ class Resources {
     await tlsClosed;
     await this.queryPool.close();
     this.scenarios.close();
+    this.ca.close();
     this.stores.close();
   }
 }
@@ -316,7 +318,7 @@ export async function startServer(
   const queryPool = new QueryPool();
   const scenarios = new Scenarios(config.scenario);
   runtime.onReset(() => scenarios.clear());
-  const held = new Resources(stores, runtime, queryPool, scenarios);
+  const held = new Resources(stores, runtime, queryPool, scenarios, ca);
   try {
     const stubs = loadStubs(config, runtime);
     loadScenarios(scenarios, config, options.scenarios ?? {});

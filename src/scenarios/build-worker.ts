@@ -1,12 +1,23 @@
 // The scenario builder's process: parses, checks and writes a scenario's database, so the server never does.
-import { buildScenario, parseScenarioText } from './build.js';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { buildScenario, parseScenarioText, type BuiltScenario } from './build.js';
 import { ScenarioError } from './errors.js';
 import type { BuildJob, BuildOutcome } from './builder.js';
+import { writeMappingsFile } from './stubs.js';
+
+/** Mappings go back as a file of lines, so the server builds their store in slices (see stubStoreFromFile). */
+function handedOver(built: BuiltScenario): BuiltScenario {
+  if (!built.stubs) return built;
+  const stubsFile = writeMappingsFile(built.stubs, path.join(built.dir, 'mappings.jsonl'));
+  return { ...built, stubs: null, stubsFile };
+}
 
 function run(job: BuildJob): BuildOutcome {
   try {
-    const text = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength).toString('utf8');
-    return { id: job.id, built: buildScenario(job.name, parseScenarioText(text)) };
+    const text = readFileSync(job.bodyPath, 'utf8');
+    rmSync(job.bodyPath, { force: true });
+    return { id: job.id, built: handedOver(buildScenario(job.name, parseScenarioText(text))) };
   } catch (err) {
     if (err instanceof ScenarioError)
       return { id: job.id, refused: { pointer: err.pointer, problem: err.problem, statusCode: err.statusCode } };

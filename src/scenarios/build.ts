@@ -19,7 +19,7 @@ import { appcenterRecords } from './appcenter.js';
 import { archiveRecords } from './archive.js';
 import { dkanRecords } from './dkan.js';
 import { ScenarioError } from './errors.js';
-import { scenarioMappings, type ScenarioMappings } from './stubs.js';
+import { scenarioMappings, type MappingsFile, type ScenarioMappings } from './stubs.js';
 import { marketcheckRecords } from './marketcheck.js';
 import { SCENARIO_LIMITS, ScenarioBodySchema, type ScenarioBody } from './schema.js';
 import { jsonDepthOver } from '../platform/http/json-body.js';
@@ -72,6 +72,8 @@ export interface BuiltScenario {
   bytes: number;
   /** Its `stubs` / `mappings` member, already checked (see stubs.ts), or null. */
   stubs: ScenarioMappings | null;
+  /** The same, written to a file by the builder process instead (`stubs` is then null). */
+  stubsFile?: MappingsFile;
 }
 
 /** A nesting depth no scenario body needs; deeper bodies would overflow the checker's recursion. */

@@ -1,58 +1,28 @@
 // Builds scenarios in a child process: a 20 MB body is parsed, checked and loaded there, the event loop only
 // opens the finished database file, and all the memory a build took goes back to the system when it ends.
-import { mkdirSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { rm, writeFile } from 'node:fs/promises';
+import os, { setPriority } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fork, type ChildProcess } from 'node:child_process';
-import { setPriority } from 'node:os';
-import { packageRoot } from '../paths.js';
+import { workerScript } from '../platform/worker-script.js';
 import type { BuiltScenario } from './build.js';
 import { ScenarioError } from './errors.js';
 
 export interface BuildJob {
   id: number;
   name: string;
-  /** The body's bytes (UTF-8 JSON). */
-  body: Uint8Array;
+  /**
+   * A file holding the body's bytes (UTF-8 JSON); the builder reads and removes it. Written by the
+   * thread pool, so the event loop never copies a 20 MB body into an IPC message (V8's serializer).
+   */
+  bodyPath: string;
 }
 
 export type BuildOutcome =
   | { id: number; built: BuiltScenario }
   | { id: number; refused: { pointer: string | null; problem: string; statusCode: number } }
   | { id: number; failed: string };
-
-let compiled: Promise<URL> | undefined;
-
-/**
- * The worker's script. The bundle carries it as dist/bundle/scenarios/build-worker.js; running from the
- * TypeScript sources (tests, a checkout), it is compiled once per process with esbuild, as the fresh
- * fixture builder is, since Node 20 cannot run .ts files.
- */
-function workerScript(): Promise<URL> {
-  const here = fileURLToPath(import.meta.url);
-  if (!here.endsWith('.ts'))
-    return Promise.resolve(pathToFileURL(path.join(packageRoot(), 'dist', 'bundle', 'scenarios', 'build-worker.js')));
-  compiled ??= (async () => {
-    const esbuild = await import('esbuild');
-    const dir = path.join(packageRoot(), 'node_modules', '.cache', 'mockyard');
-    mkdirSync(dir, { recursive: true });
-    const outfile = path.join(dir, `scenario-worker-${process.pid}.mjs`);
-    await esbuild.build({
-      entryPoints: [path.join(path.dirname(here), 'build-worker.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile,
-      packages: 'external',
-      logLevel: 'error',
-    });
-    process.once('exit', () => rmSync(outfile, { force: true }));
-    return pathToFileURL(outfile);
-  })();
-  return compiled;
-}
 
 /** How long an idle builder process stays: PUTs in a row reuse it, and then its memory is given back. */
 const IDLE_MS = 2000;
@@ -72,22 +42,29 @@ export class ScenarioBuilder {
   async build(name: string, text: string | Buffer): Promise<BuiltScenario> {
     if (this.#closed) throw new Error('mockyard is closing');
     clearTimeout(this.#idle);
-    const worker = await this.#start();
-    const id = this.#next++;
-    return new Promise<BuiltScenario>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      const body = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-      worker.send({ id, name, body } satisfies BuildJob);
-    });
+    const bodyPath = path.join(
+      os.tmpdir(),
+      `mockyard-scenario-body-${process.pid}-${randomBytes(8).toString('hex')}.json`,
+    );
+    await writeFile(bodyPath, text, { mode: 0o600, flag: 'wx' });
+    try {
+      const worker = await this.#start();
+      const id = this.#next++;
+      return await new Promise<BuiltScenario>((resolve, reject) => {
+        this.#pending.set(id, { resolve, reject });
+        worker.send({ id, name, bodyPath } satisfies BuildJob);
+      });
+    } finally {
+      // The builder removes it once read; this covers a builder that stopped first.
+      void rm(bodyPath, { force: true }).catch(() => undefined);
+    }
   }
 
   async #start(): Promise<ChildProcess> {
     if (this.#worker) return this.#worker;
-    const script = await workerScript();
+    const script = await workerScript('scenarios/build-worker.js', 'scenarios/build-worker.ts');
     if (this.#worker) return this.#worker;
-    // Structured clone over IPC: the body goes as bytes, not as JSON text inside JSON.
-    const worker = fork(fileURLToPath(script), [], {
-      serialization: 'advanced',
+    const worker = fork(script, [], {
       execArgv: [],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -10,7 +10,7 @@ import { ScenarioBuilder } from './builder.js';
 import { ScenarioError } from './errors.js';
 import { SCENARIO_LIMITS, SCENARIO_NAME } from './schema.js';
 import type { FixtureStore } from '../platform/data/fixture-store.js';
-import { scenarioStubStore } from './stubs.js';
+import { scenarioStubStore, stubStoreFromFile } from './stubs.js';
 import type { StubStore } from '../stubs/store.js';
 
 export const SCENARIO_HEADER = 'mockyard-scenario';
@@ -85,13 +85,22 @@ export class Scenarios {
    */
   put(name: string, body: unknown): { scenario: Scenario; replaced: boolean } {
     this.#admit(name);
-    return this.#commit(name, buildScenario(name, body));
+    const built = buildScenario(name, body);
+    return this.#commit(name, built, scenarioStubStore(built.stubs));
   }
 
   /** The same from the body's JSON text, parsed and built on the builder's thread (the admin route). */
   async putText(name: string, text: string | Buffer): Promise<{ scenario: Scenario; replaced: boolean }> {
     this.#admit(name);
-    return this.#commit(name, await this.#builder.build(name, text));
+    const built = await this.#builder.build(name, text);
+    let stubs: StubStore | null = null;
+    try {
+      stubs = built.stubsFile ? await stubStoreFromFile(built.stubsFile) : scenarioStubStore(built.stubs);
+    } catch (err) {
+      void rm(built.dir, { recursive: true, force: true }).catch(() => undefined);
+      throw err;
+    }
+    return this.#commit(name, built, stubs);
   }
 
   #admit(name: string): void {
@@ -107,7 +116,7 @@ export class Scenarios {
   }
 
   /** Stores a built scenario when the limits still hold (other PUTs may have finished meanwhile). */
-  #commit(name: string, built: BuiltScenario): { scenario: Scenario; replaced: boolean } {
+  #commit(name: string, built: BuiltScenario, stubs: StubStore | null): { scenario: Scenario; replaced: boolean } {
     const old = this.#byName.get(name);
     try {
       this.#admit(name);
@@ -129,7 +138,7 @@ export class Scenarios {
       store,
       counts: built.counts,
       bytes: built.bytes,
-      stubs: scenarioStubStore(built.stubs),
+      stubs,
     };
     this.#storeCleanup.set(store, cleanup);
     this.#byName.set(name, scenario);

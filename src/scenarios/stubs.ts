@@ -1,4 +1,7 @@
 // A scenario's own WireMock stub mappings (its `stubs` member, or `mappings` as WireMock's import format names it).
+import { writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { MappingError } from '../stubs/errors.js';
 import { StubStore } from '../stubs/store.js';
 import { ScenarioError } from './errors.js';
@@ -34,4 +37,39 @@ export function scenarioMappings(body: { stubs?: unknown; mappings?: unknown }):
 /** The store a checked set of mappings answers from in its scenario's requests. */
 export function scenarioStubStore(mappings: ScenarioMappings | null): StubStore | null {
   return mappings === null ? null : storeOf(mappings);
+}
+
+/** Checked mappings as the builder process hands them over: one mapping's JSON per line of a file. */
+export interface MappingsFile {
+  member: 'stubs' | 'mappings';
+  path: string;
+}
+
+export function writeMappingsFile({ member, list }: ScenarioMappings, path: string): MappingsFile {
+  writeFileSync(path, list.map((m) => JSON.stringify(m)).join('\n'), { mode: 0o600 });
+  return { member, path };
+}
+
+/** Work done on the event loop before it turns to other clients. */
+const SLICE_MS = 10;
+
+/**
+ * The store, built from the builder's file a few mappings at a time: each mapping compiles its patterns,
+ * and thousands of them at once would hold the event loop for seconds. The builder checked them all.
+ */
+export async function stubStoreFromFile(file: MappingsFile): Promise<StubStore> {
+  const text = await readFile(file.path, 'utf8');
+  const store = new StubStore();
+  let sliceStart = performance.now();
+  for (let from = 0; from < text.length; ) {
+    const newline = text.indexOf('\n', from);
+    const end = newline < 0 ? text.length : newline;
+    store.add(JSON.parse(text.slice(from, end)));
+    from = end + 1;
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await yieldToLoop();
+      sliceStart = performance.now();
+    }
+  }
+  return store;
 }

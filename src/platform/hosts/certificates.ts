@@ -7,6 +7,7 @@ import tls from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as X509 from '@peculiar/x509';
 import { LRUCache } from 'lru-cache';
+import { CertificateIssuer } from './cert-issuer.js';
 
 export const CA_CERT_FILE = 'mockyard-ca.pem';
 export const CA_KEY_FILE = 'mockyard-ca-key.pem';
@@ -164,9 +165,12 @@ export class CertificateAuthority {
       }>
     | undefined;
   private readonly contexts = new LRUCache<string, Promise<tls.SecureContext>>({ max: LEAF_CACHE_SIZE });
+  /** Issues the proxy's leaf certificates in a process of its own (made on first need). */
+  readonly #issuer: CertificateIssuer;
 
   constructor(dir: string) {
     this.files = caFiles(dir);
+    this.#issuer = new CertificateIssuer(dir);
   }
 
   /** Makes the CA when its folder has none; certificates are issued (and the library loaded) on first need. */
@@ -217,26 +221,26 @@ export class CertificateAuthority {
   /**
    * A TLS context presenting a certificate for `hostname`; issued once, then served from memory. One
    * wildcard certificate covers every name one label below the same parent (foo.archive.org and
-   * bar.archive.org share *.archive.org), so many names cost one certificate; certificates are issued one
-   * at a time, each a task of its own, so a burst of new names never holds the event loop for long.
+   * bar.archive.org share *.archive.org), so many names cost one certificate. Certificates are built and
+   * signed in the issuer's process; past its queue (CertificateQueueFull) the name is not remembered.
    */
   contextFor(hostname: string): Promise<tls.SecureContext> {
     const name = certificateName(hostname.toLowerCase());
     let context = this.contexts.get(name);
     if (!context) {
-      context = this.#queued(() => this.issue([name])).then((leaf) => tls.createSecureContext(leaf));
-      context.catch(() => this.contexts.delete(name));
+      const issued = this.#issuer.issue([name]).then((leaf) => tls.createSecureContext(leaf));
+      context = issued;
+      issued.catch(() => {
+        if (this.contexts.peek(name) === issued) this.contexts.delete(name);
+      });
       this.contexts.set(name, context);
     }
     return context;
   }
 
-  #tail: Promise<unknown> = Promise.resolve();
-
-  #queued<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.#tail.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(work);
-    this.#tail = run.catch(() => undefined);
-    return run;
+  /** Ends the certificate process (it also ends by itself when idle). */
+  close(): void {
+    this.#issuer.close();
   }
 }
 

@@ -3,6 +3,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
+import { CertificateQueueFull } from './cert-issuer.js';
 import type { CertificateAuthority } from './certificates.js';
 import { HostRouter, hostnameOf, markRealHost } from './real-hosts.js';
 
@@ -31,9 +32,9 @@ function refuse(res: ServerResponse, hostname: string): void {
   res.end(body);
 }
 
-function refuseTunnel(socket: Duplex, status: string, body: string): void {
+function refuseTunnel(socket: Duplex, status: string, body: string, extra = ''): void {
   socket.end(
-    `HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`,
   );
 }
 
@@ -133,11 +134,13 @@ function onConnect(
       serveTls(server, socket, context);
     },
     (err: Error) =>
-      refuseTunnel(
-        socket,
-        '502 Bad Gateway',
-        `mockyard could not issue a certificate for ${hostname}: ${err.message}\n`,
-      ),
+      err instanceof CertificateQueueFull
+        ? refuseTunnel(socket, '503 Service Unavailable', `mockyard: ${err.message}.\n`, 'retry-after: 1\r\n')
+        : refuseTunnel(
+            socket,
+            '502 Bad Gateway',
+            `mockyard could not issue a certificate for ${hostname}: ${err.message}\n`,
+          ),
   );
 }
 

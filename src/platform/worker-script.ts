@@ -1,0 +1,40 @@
+// Where a child process's or worker thread's script is: beside the bundle's chunks, or compiled from the sources.
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../paths.js';
+
+const compiled = new Map<string, Promise<string>>();
+
+/**
+ * The file to start for an entry the bundle builds as `dist/bundle/<bundled>` (see the `bundle` script).
+ * Run from the TypeScript sources (tests, a checkout), `src/<source>` is compiled once per process with
+ * esbuild, a dev dependency, as the fresh fixture builder is.
+ */
+export function workerScript(bundled: string, source: string): Promise<string> {
+  if (!fileURLToPath(import.meta.url).endsWith('.ts'))
+    return Promise.resolve(path.join(packageRoot(), 'dist', 'bundle', bundled));
+  let script = compiled.get(source);
+  if (!script) {
+    script = (async () => {
+      const esbuild = await import('esbuild');
+      const dir = path.join(packageRoot(), 'node_modules', '.cache', 'mockyard');
+      mkdirSync(dir, { recursive: true });
+      const outfile = path.join(dir, `${path.basename(source, '.ts')}-${process.pid}.mjs`);
+      await esbuild.build({
+        entryPoints: [path.join(packageRoot(), 'src', source)],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node22',
+        outfile,
+        packages: 'external',
+        logLevel: 'error',
+      });
+      process.once('exit', () => rmSync(outfile, { force: true }));
+      return outfile;
+    })();
+    compiled.set(source, script);
+  }
+  return script;
+}

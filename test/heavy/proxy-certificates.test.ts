@@ -1,0 +1,78 @@
+// Issue 27's certificate attack on a real process: 1,000 CONNECTs to distinct archive.org names at once, while a
+// client polls health. Certificates are issued on their own thread with a bounded queue, so health stays within
+// 100 ms and memory stays bounded; a name past the queue gets 503 with Retry-After, never a stalled tunnel.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probeHealth, sleep, startCli, type Cli } from './helpers.js';
+
+let server: Cli;
+let caDir: string;
+beforeAll(async () => {
+  caDir = mkdtempSync(path.join(os.tmpdir(), 'mockyard-heavy-ca-'));
+  server = await startCli(['--ca-dir', caDir]);
+});
+afterAll(async () => {
+  await server?.stop();
+  rmSync(caDir, { recursive: true, force: true });
+});
+
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(m![1]) / 1024;
+}
+
+/** CONNECT to `host:443`; on 200, a TLS handshake for `host` trusting mockyard's CA. Resolves with the status. */
+function tunnel(port: number, host: string, ca: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () =>
+      socket.write(`CONNECT ${host}:443 HTTP/1.1\r\nHost: ${host}:443\r\n\r\n`),
+    );
+    socket.on('error', (err) => resolve(`error ${err.message}`));
+    socket.once('data', (chunk: Buffer) => {
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1] ?? 'garbled';
+      if (status !== '200') {
+        socket.destroy();
+        return resolve(status);
+      }
+      const secure = tls.connect({ socket, servername: host, ca }, () => {
+        secure.destroy();
+        resolve('200');
+      });
+      secure.on('error', (err) => resolve(`tls ${err.message}`));
+    });
+  });
+}
+
+describe('1,000 CONNECTs to distinct archive.org names', () => {
+  it('keep health within 100 ms and memory bounded', { timeout: 300_000 }, async () => {
+    const port = Number(new URL(server.url).port);
+    const ca = readFileSync(path.join(caDir, 'mockyard-ca.pem'), 'utf8');
+    // Warm up: the certificate thread and TLS once, so that lazy start-up work is not counted.
+    expect(await tunnel(port, 'warm.archive.org', ca)).toBe('200');
+    await sleep(1000);
+    const before = rssMiB(server.child.pid!);
+    const probe = probeHealth(server.url, 25);
+    // Half share one wildcard (*.archive.org); half need a certificate each (*.dN.archive.org).
+    const names = Array.from({ length: 1000 }, (_, i) => (i % 2 ? `n${i}.archive.org` : `n${i}.d${i}.archive.org`));
+    const statuses = await Promise.all(names.map((n) => tunnel(port, n, ca)));
+    const during = rssMiB(server.child.pid!);
+    const { latencies, failures } = await probe.stop();
+    const count = (s: string) => statuses.filter((x) => x === s).length;
+    console.log(
+      `proxy certificates: ${count('200')} tunnels, ${count('503')} busy; RSS before ${before.toFixed(0)} MiB, ` +
+        `after ${during.toFixed(0)} MiB; health longest ${Math.max(...latencies).toFixed(0)} ms over ${latencies.length} probes`,
+    );
+    expect(statuses.filter((s) => s !== '200' && s !== '503')).toEqual([]);
+    // Every name under the shared wildcard is served.
+    expect(statuses.filter((s, i) => i % 2 === 1 && s !== '200')).toEqual([]);
+    expect(failures).toEqual([]);
+    expect(Math.max(...latencies)).toBeLessThan(100);
+    expect(during - before).toBeLessThan(64);
+    // The server still issues once the burst is over.
+    expect(await tunnel(port, 'later.d1.archive.org', ca)).toBe('200');
+  });
+});
