@@ -24,6 +24,10 @@ export type BuildOutcome =
   | { id: number; refused: { pointer: string | null; problem: string; statusCode: number } }
   | { id: number; failed: string };
 
+/** A fresh name for a scenario body's file, readable only by this user. */
+export const bodyFilePath = (): string =>
+  path.join(os.tmpdir(), `mockyard-scenario-body-${process.pid}-${randomBytes(8).toString('hex')}.json`);
+
 /** How long an idle builder process stays: PUTs in a row reuse it, and then its memory is given back. */
 const IDLE_MS = 2000;
 
@@ -39,15 +43,18 @@ export class ScenarioBuilder {
   #closed = false;
   #idle: NodeJS.Timeout | undefined;
 
+  /** Builds from the body's bytes, written to a file first (tests and the programmatic API). */
   async build(name: string, text: string | Buffer): Promise<BuiltScenario> {
-    if (this.#closed) throw new Error('mockyard is closing');
-    clearTimeout(this.#idle);
-    const bodyPath = path.join(
-      os.tmpdir(),
-      `mockyard-scenario-body-${process.pid}-${randomBytes(8).toString('hex')}.json`,
-    );
+    const bodyPath = bodyFilePath();
     await writeFile(bodyPath, text, { mode: 0o600, flag: 'wx' });
+    return this.buildFile(name, bodyPath);
+  }
+
+  /** Builds from a body file (see bodyFilePath); the file is removed whatever happens. */
+  async buildFile(name: string, bodyPath: string): Promise<BuiltScenario> {
     try {
+      if (this.#closed) throw new Error('mockyard is closing');
+      clearTimeout(this.#idle);
       const worker = await this.#start();
       const id = this.#next++;
       return await new Promise<BuiltScenario>((resolve, reject) => {

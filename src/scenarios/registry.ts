@@ -89,10 +89,26 @@ export class Scenarios {
     return this.#commit(name, built, scenarioStubStore(built.stubs));
   }
 
-  /** The same from the body's JSON text, parsed and built on the builder's thread (the admin route). */
-  async putText(name: string, text: string | Buffer): Promise<{ scenario: Scenario; replaced: boolean }> {
-    this.#admit(name);
-    const built = await this.#builder.build(name, text);
+  /**
+   * The same from the body's JSON text, or from a file holding it (the admin route streams the body there),
+   * parsed and built in the builder's process.
+   */
+  async putText(
+    name: string,
+    body: string | Buffer | { file: string },
+  ): Promise<{ scenario: Scenario; replaced: boolean }> {
+    if (typeof body === 'object' && !Buffer.isBuffer(body)) {
+      try {
+        this.#admit(name);
+      } catch (err) {
+        void rm(body.file, { force: true }).catch(() => undefined);
+        throw err;
+      }
+    } else this.#admit(name);
+    const built =
+      typeof body === 'object' && !Buffer.isBuffer(body)
+        ? await this.#builder.buildFile(name, body.file)
+        : await this.#builder.build(name, body);
     let stubs: StubStore | null = null;
     try {
       stubs = built.stubsFile ? await stubStoreFromFile(built.stubsFile) : scenarioStubStore(built.stubs);

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { MockyardErrorSchema, sendMockyardError } from '../platform/http/mockyard-errors.js';
 import { Type } from 'typebox';
+import { bodyToFile, isBodyFile } from './body-file.js';
 import { ScenarioError } from './errors.js';
 import { SCENARIO_LIMITS, ScenarioBodySchema, ScenarioNameSchema } from './schema.js';
 import { summary } from './registry.js';
@@ -34,9 +35,9 @@ type Security = { mockyardAdmin: never[] }[] | undefined;
 const notFound = (reply: FastifyReply, name: string) => sendMockyardError(reply, 404, `Unknown scenario "${name}"`);
 
 export async function scenarioRoutes(app: FastifyInstance, opts: { security?: Security }): Promise<void> {
-  // The body's bytes go to the scenario builder process as they are, and are decoded and parsed there.
+  // The body's bytes go to the scenario builder process as they are (through a file), and are decoded and parsed there.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('application/json', bodyToFile);
   readRoutes(app, opts.security);
   putRoute(app, opts.security);
   deleteRoute(app, opts.security);
@@ -112,7 +113,7 @@ function putRoute(app: FastifyInstance, security: Security): void {
     async (request, reply) => {
       const { name } = request.params as { name: string };
       try {
-        const { scenario, replaced } = await scenarios.putText(name, Buffer.isBuffer(request.body) ? request.body : '');
+        const { scenario, replaced } = await scenarios.putText(name, isBodyFile(request.body) ? request.body : '');
         return reply.code(replaced ? 200 : 201).send(withPath(summary(scenario)));
       } catch (err) {
         if (!(err instanceof ScenarioError)) throw err;
