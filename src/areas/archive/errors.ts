@@ -1,5 +1,5 @@
 // archive.org's HTML error pages: nginx's built-in pages on the data nodes, IA's own 403 and maintenance pages.
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from '../../platform/http/node-http.js';
 import type { FastifyReply } from 'fastify';
 
 export const HTML = 'text/html; charset=utf-8';
