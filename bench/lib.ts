@@ -1,6 +1,6 @@
 // Process, load and measurement helpers for the benchmark.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,14 +65,38 @@ export function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Resident memory of a process, split into anonymous memory and mapped files (binary, libraries, mmap'd database). */
-export function rssParts(pid: number | undefined): { anon: number; file: number } {
+export interface RssParts {
+  anon: number;
+  file: number;
+  /** The process's children (query child processes), which its own figure does not count. */
+  children: { count: number; mib: number };
+}
+
+/**
+ * Resident memory of a process, split into anonymous memory and mapped files (binary, libraries, mmap'd
+ * database), with its child processes' total beside it.
+ */
+export function rssParts(pid: number | undefined): RssParts {
+  const children = childrenRssMiB(pid);
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
-    return { anon: kb('RssAnon'), file: kb('RssFile') + kb('RssShmem') };
+    return { anon: kb('RssAnon'), file: kb('RssFile') + kb('RssShmem'), children };
   } catch {
-    return { anon: NaN, file: NaN };
+    return { anon: NaN, file: NaN, children };
+  }
+}
+
+/** Resident memory of a process's child processes, MiB. */
+function childrenRssMiB(pid: number | undefined): { count: number; mib: number } {
+  if (!pid) return { count: 0, mib: NaN };
+  try {
+    const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean),
+    );
+    return { count: children.length, mib: children.reduce((sum, child) => sum + (rssMiB(Number(child)) || 0), 0) };
+  } catch {
+    return { count: 0, mib: NaN };
   }
 }
 

@@ -75,6 +75,23 @@ describe('the answer cache', () => {
     },
   );
 
+  it('journals a cached answer with the same cut body as the answer it repeats', async () => {
+    app.runtime.answers.clear();
+    // Longer than the journal keeps (4096 bytes by default), so the journal shows a cut body.
+    const path = '/agco/api/v2/StringDefinitions?includeTranslations=true&limit=20';
+    const first = await get(path, agco);
+    expect(first.body.length).toBeGreaterThan(app.runtime.journal.bodyBytes);
+    const again = await get(path, agco);
+    const injected = await app.inject({ url: path, headers: agco });
+    expect(again.body.equals(first.body)).toBe(true);
+    expect(injected.rawPayload.equals(first.body)).toBe(true);
+    const [fromFastify, fromFront, original] = app.runtime.journal.list({ area: 'agco', limit: 3 }).requests;
+    expect(original!.responseBody).toContain(first.body.subarray(0, 100).toString());
+    expect(original!.responseBody!.length).toBeLessThan(first.body.length);
+    expect(fromFront!.responseBody).toBe(original!.responseBody);
+    expect(fromFastify!.responseBody).toBe(original!.responseBody);
+  });
+
   it('keeps answers apart by the headers that change them', async () => {
     app.runtime.answers.clear();
     const path = '/agco/api/v2/StringDefinitions?limit=2';

@@ -1,6 +1,6 @@
 // App Center's gateway error body: {message, statusCode, code}, with a per-request correlation id.
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from '../../platform/http/node-http.js';
 import { HttpError } from '../../platform/http/error-types.js';
 
 export interface GatewayError {

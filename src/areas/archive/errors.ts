@@ -1,6 +1,6 @@
 // The archive area's one error path: archive.org's HTML error pages (nginx's built-in pages on the data nodes,
 // IA's own 403 and maintenance pages), and the JSON errors of its search APIs.
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from '../../platform/http/node-http.js';
 import type { ErrorAnswer, ErrorContext } from '../../platform/area.js';
 import { HttpError } from '../../platform/http/error-types.js';
 

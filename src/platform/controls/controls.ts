@@ -181,7 +181,8 @@ export function controlStep(
 
 /** The journal's side of onSend: the answer's body as sent, kept by reference (or cut to the limit). */
 export function journalPayload(runtime: Runtime, reply: FastifyReply, state: RequestState, payload: unknown): void {
-  if (runtime.journal.capacity === 0 || runtime.journal.bodyBytes === 0) return;
+  // A cached answer's cut was made once, when it was stored (answer-cache.ts).
+  if (runtime.journal.capacity === 0 || runtime.journal.bodyBytes === 0 || state.cached) return;
   const type = reply.getHeader('content-type');
   state.responseBody = capture(payload, typeof type === 'string' ? type : undefined, runtime.journal.bodyBytes);
 }

@@ -41,7 +41,7 @@ export class Runtime {
     this.journal.subscribe((record) => {
       if (record.area !== null) this.traffic.add(record.area, record.status, record.time);
     });
-    this.answers = new AnswerCache((config.answerCacheMb ?? 0) * 1024 * 1024);
+    this.answers = new AnswerCache((config.answerCacheMb ?? 0) * 1024 * 1024, this.journal.bodyBytes);
     this.#seed();
   }
 

@@ -1,6 +1,7 @@
 // The HTTP server in front of the app: routing by real host name, a forward proxy (absolute-form and CONNECT)
 // that serves known hosts itself, and the TLS port. It never opens a connection to anywhere.
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
+import { http } from '../http/node-http.js';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { CertificateQueueFull } from './cert-issuer.js';
@@ -11,7 +12,7 @@ export interface FrontOptions {
   router: HostRouter;
   ca: CertificateAuthority;
   /** Node's server options (header size, timeouts). */
-  server: http.ServerOptions;
+  server: ServerOptions;
 }
 
 export function refusalMessage(hostname: string): string {
@@ -77,7 +78,7 @@ function route(router: HostRouter, req: IncomingMessage, res: ServerResponse): b
 }
 
 /** Hands a socket (a tunnel or a TLS port connection) to the HTTP server, as if it had connected directly. */
-function serveTls(server: http.Server, socket: Duplex, context: tls.SecureContext): void {
+function serveTls(server: Server, socket: Duplex, context: tls.SecureContext): void {
   const secure = new tls.TLSSocket(socket, { isServer: true, secureContext: context, ALPNProtocols: ['http/1.1'] });
   secure.on('error', () => secure.destroy());
   server.emit('connection', secure);
@@ -94,7 +95,7 @@ function portOf(authority: string): number {
  * end: plain HTTP for port 80, TLS with a certificate for that host otherwise.
  */
 function onConnect(
-  server: http.Server,
+  server: Server,
   options: FrontOptions,
   req: IncomingMessage,
   socket: Duplex,
@@ -147,7 +148,7 @@ function onConnect(
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** An HTTP server with mockyard's server options and the timeouts Fastify sets on servers it makes itself. */
-function serverWith(serverOptions: http.ServerOptions, fastifyOptions: unknown, listener: Listener): http.Server {
+function serverWith(serverOptions: ServerOptions, fastifyOptions: unknown, listener: Listener): Server {
   const server = http.createServer(serverOptions, listener);
   const { keepAliveTimeout, requestTimeout, connectionTimeout } = fastifyOptions as {
     keepAliveTimeout?: number;
@@ -162,13 +163,13 @@ function serverWith(serverOptions: http.ServerOptions, fastifyOptions: unknown, 
 
 /** Fastify's `serverFactory` without real host names: a plain HTTP server (the area ports, tests). */
 export function plainServerFactory(
-  serverOptions: http.ServerOptions,
-): (handler: Listener, fastifyOptions: unknown) => http.Server {
+  serverOptions: ServerOptions,
+): (handler: Listener, fastifyOptions: unknown) => Server {
   return (handler, fastifyOptions) => serverWith(serverOptions, fastifyOptions, handler);
 }
 
 /** Fastify's `serverFactory`: a plain HTTP server whose request listener routes by host first. */
-export function frontServerFactory(options: FrontOptions): (handler: Listener, fastifyOptions: unknown) => http.Server {
+export function frontServerFactory(options: FrontOptions): (handler: Listener, fastifyOptions: unknown) => Server {
   return (handler, fastifyOptions) => {
     const server = serverWith(options.server, fastifyOptions, (req, res) => {
       if (route(options.router, req, res)) handler(req, res);
@@ -181,7 +182,7 @@ export function frontServerFactory(options: FrontOptions): (handler: Listener, f
 }
 
 /** The --tls-port listener: TLS with one certificate for every name, then the same HTTP server as the plain port. */
-export function tlsFront(httpServer: http.Server, cert: { cert: string; key: string }): tls.Server {
+export function tlsFront(httpServer: Server, cert: { cert: string; key: string }): tls.Server {
   const server = tls.createServer({ cert: cert.cert, key: cert.key, ALPNProtocols: ['http/1.1'] }, (socket) => {
     httpServer.emit('connection', socket);
   });

@@ -2,6 +2,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import type { AreaName } from '../area.js';
+import { capture, type CapturedBody } from '../controls/journal-bodies.js';
 
 /** A finished 200 answer: what goes on the wire again, with no parsing, query or serialisation. */
 export interface CachedAnswer {
@@ -10,6 +11,11 @@ export interface CachedAnswer {
   /** Header names and values as the handler set them (CORS headers excluded), content-length included. */
   headers: OutgoingHttpHeaders;
   body: Buffer;
+  /**
+   * What the journal keeps of the body, cut once when the answer is stored: every hit's record shares it,
+   * so a hit copies no bytes for the journal.
+   */
+  journalBody: CapturedBody | null;
 }
 
 /**
@@ -57,12 +63,16 @@ export class AnswerCache {
   readonly #lru: LRUCache<string, CachedAnswer> | null;
   #epoch = 0;
 
-  constructor(readonly maxBytes: number) {
+  constructor(
+    readonly maxBytes: number,
+    /** How much of a body the journal keeps (--journal-body-bytes). */
+    readonly journalBodyBytes = 0,
+  ) {
     this.#lru =
       maxBytes > 0
         ? new LRUCache<string, CachedAnswer>({
             maxSize: maxBytes,
-            sizeCalculation: (a, key) => a.body.length + key.length * 2 + ENTRY_OVERHEAD,
+            sizeCalculation: (a, key) => a.body.length + cutBytes(a) + key.length * 2 + ENTRY_OVERHEAD,
           })
         : null;
   }
@@ -89,7 +99,11 @@ export class AnswerCache {
   }
 
   /** Stores a finished answer, unless the cache was emptied since `epoch` (the request's start). */
-  set(key: string, epoch: number, answer: Omit<CachedAnswer, 'headers'> & { headers: Record<string, unknown> }): void {
+  set(
+    key: string,
+    epoch: number,
+    answer: Omit<CachedAnswer, 'headers' | 'journalBody'> & { headers: Record<string, unknown> },
+  ): void {
     if (!this.#lru || epoch !== this.#epoch || answer.body.length > this.maxBytes / 8) return;
     const headers: OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(answer.headers)) {
@@ -97,11 +111,19 @@ export class AnswerCache {
       headers[name] = value as OutgoingHttpHeaders[string];
     }
     headers['content-length'] = answer.body.length;
-    this.#lru.set(key, { ...answer, headers });
+    const type = headers['content-type'];
+    const journalBody = capture(answer.body, typeof type === 'string' ? type : undefined, this.journalBodyBytes);
+    this.#lru.set(key, { ...answer, headers, journalBody });
   }
 
   clear(): void {
     this.#epoch += 1;
     this.#lru?.clear();
   }
+}
+
+/** The bytes of a journal cut that are a copy rather than the body itself. */
+function cutBytes(answer: CachedAnswer): number {
+  const bytes = answer.journalBody?.bytes;
+  return Buffer.isBuffer(bytes) && bytes !== answer.body ? bytes.length : 0;
 }

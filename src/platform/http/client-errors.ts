@@ -1,6 +1,6 @@
 // Requests Node's HTTP parser refuses (a raw control byte, space or byte >= 0x80 in the request line) never reach
 // Fastify's routing; they are answered here, in the error shape of the area the request line points into.
-import http from 'node:http';
+import { STATUS_CODES } from './node-http.js';
 import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../area.js';
@@ -28,7 +28,7 @@ const ownError = (status: number, message: string) => JSON.stringify(mockyardErr
 function write(socket: Socket, status: number, contentType: string, body: string | Buffer): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   socket.write(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: ${bytes.length}\r\nContent-Type: ${contentType}\r\nConnection: close\r\n\r\n`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${bytes.length}\r\nContent-Type: ${contentType}\r\nConnection: close\r\n\r\n`,
   );
   socket.write(bytes);
 }

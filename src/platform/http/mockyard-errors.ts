@@ -1,6 +1,6 @@
 // mockyard's own error body, for its own routes and refusals: Fastify's {statusCode, error, message}.
 // Areas never use it for their answers; they write their real service's shape (area-errors.ts).
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from './node-http.js';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 

@@ -15,7 +15,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition, AreaName } from '../area.js';
 import type { Config } from '../../config.js';
 import { controlStep, faultPayload, journalPayload, type RequestState } from '../controls/controls.js';
-import { capture } from '../controls/journal-bodies.js';
 import type { Runtime } from '../controls/runtime.js';
 import { holdStore, type Stores } from '../data/stores.js';
 import { SCENARIO_HEADER, scenarioStep, type Scenarios } from '../../scenarios/registry.js';
@@ -117,7 +116,7 @@ export class Pipeline {
         scenario,
         requestBody: null,
         responseHeaders: hit.headers,
-        responseBody: capture(hit.body, contentTypeOf(hit.headers), journal.bodyBytes),
+        responseBody: hit.journalBody,
       });
     return true;
   }
@@ -205,6 +204,7 @@ export class Pipeline {
       return false;
     }
     state.cached = true;
+    state.responseBody = hit.journalBody;
     void reply.code(200).headers(hit.headers).send(hit.body);
     return true;
   }
@@ -223,11 +223,6 @@ export class Pipeline {
     });
     return body;
   }
-}
-
-function contentTypeOf(headers: Record<string, unknown>): string | undefined {
-  const type = headers['content-type'];
-  return typeof type === 'string' ? type : undefined;
 }
 
 declare module 'fastify' {
