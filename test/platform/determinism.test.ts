@@ -72,7 +72,7 @@ describe('deterministic fixtures', () => {
       opened.push(await appOn(dir, seed));
     }
     [sameSeed, otherSeed] = opened.map((o) => o.app) as [FastifyInstance, FastifyInstance];
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     for (const o of opened) {
