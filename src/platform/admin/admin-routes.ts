@@ -5,12 +5,15 @@ import { Type, type Static } from 'typebox';
 import type { AreaDefinition } from '../area.js';
 import type { JournalFilter } from '../controls/journal.js';
 import { scenarioRoutes } from '../../scenarios/routes.js';
-import { dashboardApi } from '../dashboard/api.js';
+import { type DashboardStubs, dashboardApi } from '../dashboard/api.js';
+import { MockyardErrorSchema } from '../http/mockyard-errors.js';
 
 export interface AdminRoutesOptions {
   areas: readonly AreaDefinition[];
   /** The admin token check every admin route family shares (one lockout for all), or null without a token. */
   tokenGuard: onRequestHookHandler | null;
+  /** The stubs, as the dashboard asks about them. */
+  stubs?: DashboardStubs;
 }
 
 const stringMap = (description?: string) =>
@@ -45,9 +48,10 @@ export const JournalEntrySchema = Type.Object({
   responseBody: Type.Union([Type.String(), Type.Null()], {
     description: 'The answer body as text, cut like the request body; binary bodies are described, not shown',
   }),
+  stub: Type.Union([Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }), Type.Null()], {
+    description: 'The stub mapping (GET /__admin/mappings/{id}) that answered, or null when none did',
+  }),
 });
-
-const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
 
 function filterSchema(areas: readonly AreaDefinition[], withLimit: boolean) {
   return Type.Object({
@@ -73,14 +77,25 @@ function filterSchema(areas: readonly AreaDefinition[], withLimit: boolean) {
   });
 }
 
+type Security = { mockyardAdmin: never[] }[] | undefined;
+const unauthorized = { 401: MockyardErrorSchema };
+
 export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOptions): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { runtime, config } = root;
-  const unauthorized = { 401: ErrorSchema };
-  const security = config.adminToken !== null ? [{ mockyardAdmin: [] }] : undefined;
+  const security: Security = root.config.adminToken !== null ? [{ mockyardAdmin: [] }] : undefined;
 
   if (opts.tokenGuard) app.addHook('onRequest', opts.tokenGuard);
+  journalRoutes(root, opts.areas, security);
+  resetRoute(root, security);
+  // Inside this plugin, so the admin switch and token apply to them too.
+  await app.register(scenarioRoutes, { security });
+  await app.register(dashboardApi, { areas: opts.areas, security, stubs: opts.stubs });
+}
 
+/** mockyard_requests_list, mockyard_requests_count and mockyard_requests_clear: the request journal. */
+function journalRoutes(root: FastifyInstance, areas: readonly AreaDefinition[], security: Security): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const { runtime, config } = root;
   app.get(
     '/requests',
     {
@@ -89,7 +104,7 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
         tags: ['mockyard'],
         summary: 'Recent area requests, newest first',
         description: `The journal keeps the last ${config.journalSize} area requests (--journal-size).`,
-        querystring: filterSchema(opts.areas, true),
+        querystring: filterSchema(areas, true),
         security,
         response: {
           200: Type.Object({
@@ -114,7 +129,7 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
         operationId: 'mockyard_requests_count',
         tags: ['mockyard'],
         summary: 'How many journaled area requests match the filters',
-        querystring: filterSchema(opts.areas, false),
+        querystring: filterSchema(areas, false),
         security,
         response: { 200: Type.Object({ count: Type.Integer() }), ...unauthorized },
       },
@@ -135,7 +150,12 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
     },
     async () => ({ cleared: runtime.journal.clear() }),
   );
+}
 
+/** mockyard_reset: every runtime state back to the start. */
+function resetRoute(root: FastifyInstance, security: Security): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const { runtime } = root;
   app.post(
     '/reset',
     {
@@ -152,10 +172,6 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
     },
     async () => ({ status: 'reset' as const, ...runtime.reset() }),
   );
-
-  // Inside this plugin, so the admin switch and token apply to them too.
-  await app.register(scenarioRoutes, { security });
-  await app.register(dashboardApi, { areas: opts.areas, security });
 }
 
 export type JournalEntryDto = Static<typeof JournalEntrySchema>;
