@@ -1,5 +1,6 @@
 // The same seed gives byte-identical answers from a database built anywhere, at any time.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +11,26 @@ import { FixtureStore } from '../../src/platform/data/fixture-store.js';
 import { Stores } from '../../src/platform/data/stores.js';
 import { ensureFixtures } from '../../src/server.js';
 import { testApp } from '../helpers/app.js';
+import { DB_FILE, filesDirFor, storedFingerprint } from '../../fixtures/fingerprint.js';
 
-const { app: reference } = await testApp();
+const { app: reference, config: referenceConfig } = await testApp();
+
+/** sha256 of a built data folder: the database file and every generated file (path and bytes). */
+function dataHash(dataDir: string): string {
+  const hash = createHash('sha256');
+  const dbPath = path.join(dataDir, DB_FILE);
+  hash.update(readFileSync(dbPath));
+  const files = filesDirFor(dataDir, storedFingerprint(dbPath) ?? '');
+  const entries = readdirSync(files, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  for (const name of entries.map((e) => path.relative(files, path.join(e.parentPath, e.name))).sort()) {
+    hash
+      .update(name)
+      .update('\0')
+      .update(readFileSync(path.join(files, name)))
+      .update('\0');
+  }
+  return hash.digest('hex');
+}
 
 async function appOn(dataDir: string, seed: number): Promise<{ app: FastifyInstance; store: FixtureStore }> {
   const config = resolveConfig({ logLevel: 'silent', dataDir, seed }, {});
@@ -53,7 +72,7 @@ describe('deterministic fixtures', () => {
       opened.push(await appOn(dir, seed));
     }
     [sameSeed, otherSeed] = opened.map((o) => o.app) as [FastifyInstance, FastifyInstance];
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     for (const o of opened) {
@@ -71,6 +90,11 @@ describe('deterministic fixtures', () => {
       expect(b.statusCode, req.url).toBe(200);
       expect(b.rawPayload.equals(a.rawPayload), `${req.url} differs between builds`).toBe(true);
     }
+  });
+
+  it('a fresh build with the same seed writes the same database file and generated files, byte for byte', () => {
+    expect(dataHash(dirs[0]!)).toBe(dataHash(referenceConfig.dataDir));
+    expect(dataHash(dirs[1]!)).not.toBe(dataHash(referenceConfig.dataDir));
   });
 
   it('another seed gives other data', async () => {
