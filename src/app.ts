@@ -160,7 +160,14 @@ export async function buildApp(
   if (config.admin) {
     const tokenGuard = adminTokenGuard(config);
     await app.register(adminRoutes, { prefix: '/__mockyard', areas, tokenGuard });
-    await app.register(wiremockAdmin, { prefix: '/__admin', stubs, areaOf, only: options.only, tokenGuard });
+    await app.register(wiremockAdmin, {
+      prefix: '/__admin',
+      stubs,
+      areaOf,
+      only: options.only,
+      tokenGuard,
+      scenarios,
+    });
   }
   // Requests with a body, and paths outside every area, reach the stubs once Fastify has their bytes.
   stubStep.installBodyStep(app);
