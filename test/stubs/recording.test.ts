@@ -218,7 +218,7 @@ async function dkanUpstream(): Promise<{ url: string; close: () => Promise<void>
 describe('recorded answers of a modelled area as a scenario', () => {
   it('turns DKAN rows and archive records into scenario records, queried with filters, sorting and paging', async () => {
     const up = await dkanUpstream();
-    const post = (url: string, payload: unknown) => app.inject({ method: 'POST', url, headers: json, payload });
+    const post = (url: string, payload: object) => app.inject({ method: 'POST', url, headers: json, payload });
     // The upstream is the real service for every area: DKAN under /api/1, the archive at the root.
     expect((await post('/__admin/recordings/start', { targetBaseUrl: up.url })).statusCode).toBe(200);
     for (const url of [

@@ -222,6 +222,34 @@ describe('admin API and bad mappings', () => {
     expect((await app.inject('/__mockyard/health')).statusCode).toBe(200);
   });
 
+  it('matches large bodies (off the event loop) with the same meaning as small ones', async () => {
+    const big = `${'a'.repeat(200 * 1024)}-tail`;
+    await stub({
+      priority: 1,
+      request: { method: 'POST', urlPath: '/big', bodyPatterns: [{ matches: '(a+)+-nope' }] },
+      response: { status: 201 },
+    });
+    await stub({
+      priority: 2,
+      request: {
+        method: 'POST',
+        urlPath: '/big',
+        bodyPatterns: [{ or: [{ matches: 'x.*' }, { and: [{ contains: '-tail' }, { doesNotMatch: '.*b.*' }] }] }],
+      },
+      response: { status: 202 },
+    });
+    await stub({ priority: 3, request: { method: 'POST', urlPath: '/big' }, response: { status: 203 } });
+    const post = (payload: string) =>
+      app.inject({ method: 'POST', url: '/big', payload, headers: { 'content-type': 'text/plain' } });
+    // Many at once: each body is matched against its own text.
+    const answers = await Promise.all([
+      ...Array.from({ length: 12 }, () => post(big)),
+      post(`${big}b`),
+      post(`${'a'.repeat(200 * 1024)}-nope`),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([...Array(12).fill(202), 203, 201]);
+  });
+
   it('reports near misses for unmatched requests', async () => {
     await stub({ request: { method: 'GET', urlPath: '/near' }, response: { status: 200 } });
     await app.inject('/neat');
