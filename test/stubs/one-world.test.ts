@@ -20,6 +20,9 @@ function viaProxy(target: string, headers: Record<string, string> = {}): Promise
   });
 }
 
+const requests = async () =>
+  ((await (await fetch(`${server.url}/__mockyard/requests`)).json()) as { requests: unknown[] }).requests;
+
 const admin = (method: string, url: string, body?: unknown) =>
   fetch(`${server.url}/__admin${url}`, {
     method,
@@ -89,9 +92,9 @@ describe('one mapping, every way into an area', () => {
     });
     expect(put.status).toBe(201);
     await fetch(`${server.url}/archive/metadata/x-${Date.now()}`);
-    expect((await (await fetch(`${server.url}/__mockyard/requests`)).json()).requests.length).toBeGreaterThan(0);
+    expect((await requests()).length).toBeGreaterThan(0);
     expect((await admin('POST', '/reset', {})).status).toBe(200);
-    expect((await (await fetch(`${server.url}/__mockyard/requests`)).json()).requests).toEqual([]);
+    expect(await requests()).toEqual([]);
     expect((await fetch(`${server.url}/__mockyard/scenarios/kept`)).status).toBe(404);
   });
 });

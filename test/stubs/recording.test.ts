@@ -118,6 +118,7 @@ describe('--mappings DIR in WireMock layout', () => {
   writeFileSync(path.join(tmp, 'outside.txt'), 'SECRET OUTSIDE');
   writeFileSync(path.join(dir, '__files', 'hello.json'), '{"hello":"file"}');
   symlinkSync(path.join(tmp, 'outside.txt'), path.join(dir, '__files', 'link.txt'));
+  symlinkSync(tmp, path.join(dir, '__files', 'dir-link'));
   const file = (name: string, body: unknown) => writeFileSync(path.join(dir, 'mappings', name), JSON.stringify(body));
   file('one.json', {
     request: { urlPath: '/file' },
@@ -127,17 +128,29 @@ describe('--mappings DIR in WireMock layout', () => {
     mappings: [
       { request: { urlPath: '/escape' }, response: { bodyFileName: '../outside.txt' } },
       { request: { urlPath: '/link' }, response: { bodyFileName: 'link.txt' } },
+      { request: { urlPath: '/absolute' }, response: { bodyFileName: path.join(tmp, 'outside.txt') } },
+      { request: { urlPath: '/dir-link' }, response: { bodyFileName: 'dir-link/outside.txt' } },
+      { request: { urlPath: '/encoded' }, response: { bodyFileName: '%2e%2e/outside.txt' } },
+      { request: { urlPath: '/encoded-2' }, response: { bodyFileName: '..%2foutside.txt' } },
+      { request: { urlPath: '/backslash' }, response: { bodyFileName: '..\\outside.txt' } },
     ],
   });
 
   it('loads mappings/ recursively and sends __files bodies, never a file outside __files', async () => {
     const { app: served } = await testApp({ mappings: dir });
     expect((await served.inject('/file')).json()).toEqual({ hello: 'file' });
-    for (const url of ['/escape', '/link']) {
+    for (const url of ['/escape', '/link', '/absolute', '/dir-link']) {
       const res = await served.inject(url);
-      expect(res.statusCode).toBe(500);
+      expect(res.statusCode, url).toBe(500);
       expect(res.body).not.toContain('SECRET');
-      expect(res.headers['mockyard-error']).toMatch(/outside __files/);
+      expect(res.headers['mockyard-error'], url).toMatch(/outside __files/);
+    }
+    // Names are not URL-decoded (nor are backslashes separators): such a name is a file that is not there.
+    for (const url of ['/encoded', '/encoded-2', '/backslash']) {
+      const res = await served.inject(url);
+      expect(res.statusCode, url).toBe(500);
+      expect(res.body).not.toContain('SECRET');
+      expect(res.headers['mockyard-error'], url).toMatch(/does not exist/);
     }
     // A stub added later is gone after mappings/reset; the directory's come back.
     await served.inject({
@@ -147,7 +160,7 @@ describe('--mappings DIR in WireMock layout', () => {
       payload: { request: { urlPath: '/extra' } },
     });
     await served.inject({ method: 'POST', url: '/__admin/mappings/reset', headers: json, payload: {} });
-    expect((await served.inject('/__admin/mappings')).json().meta.total).toBe(3);
+    expect((await served.inject('/__admin/mappings')).json().meta.total).toBe(8);
   });
 });
 

@@ -198,6 +198,22 @@ describe('admin API and bad mappings', () => {
     expect((await admin('GET', `/mappings/${id}`)).statusCode).toBe(404);
   });
 
+  it('finds and removes mappings and serve events by metadata, as wiremock-rest-client asks', async () => {
+    const tagged = await stub({ request: { urlPath: '/tagged' }, response: { status: 200 }, metadata: { team: 'a' } });
+    await stub({ request: { urlPath: '/other' }, response: { status: 200 }, metadata: { team: 'b' } });
+    await app.inject('/tagged');
+    await app.inject('/other');
+    const byTeam = { matchesJsonPath: { expression: '$.team', equalTo: 'a' } };
+    const found = await admin('POST', '/mappings/find-by-metadata', byTeam);
+    expect(found.json().mappings.map((m: { id: string }) => m.id)).toEqual([tagged.id]);
+    const gone = await admin('POST', '/requests/remove-by-metadata', byTeam);
+    expect(gone.json().requests).toHaveLength(1);
+    expect((await admin('GET', '/requests')).json().requests).toHaveLength(1);
+    expect((await admin('POST', '/mappings/remove-by-metadata', byTeam)).statusCode).toBe(200);
+    expect((await admin('GET', '/mappings')).json().meta.total).toBe(1);
+    expect((await admin('POST', '/mappings/find-by-metadata', { nope: 1 })).statusCode).toBe(422);
+  });
+
   it('refuses a bad mapping with a 422 that names the field, and loses nothing stored', async () => {
     await stub({ request: { urlPath: '/kept' }, response: { status: 200 } });
     const bad = await admin('POST', '/mappings', { request: { urlPath: '/x', headers: { A: { equalTo: 5 } } } });
