@@ -160,14 +160,7 @@ export async function buildApp(
   if (config.admin) {
     const tokenGuard = adminTokenGuard(config);
     await app.register(adminRoutes, { prefix: '/__mockyard', areas, tokenGuard });
-    await app.register(wiremockAdmin, {
-      prefix: '/__admin',
-      stubs,
-      areaOf,
-      only: options.only,
-      tokenGuard,
-      scenarios,
-    });
+    await app.register(wiremockAdmin, { prefix: '/__admin', ...stubStep.options, tokenGuard });
   }
   // Requests with a body, and paths outside every area, reach the stubs once Fastify has their bytes.
   stubStep.installBodyStep(app);
