@@ -8,7 +8,7 @@ import { parseMapping, type RequestRule, type Stub } from './mapping.js';
 import { distance, parsePattern } from './patterns.js';
 import { StubRequest, requestDistance, requestMatches } from './request.js';
 import { realView } from './plugin.js';
-import type { Stubs } from './world.js';
+import { type Stubs, timeSlicer } from './world.js';
 
 export interface AdminContext {
   stubs: Stubs;
@@ -79,6 +79,18 @@ export function patternOf(body: unknown): RequestRule {
   return parseMapping({ request: isObject(body) ? body : {} }, 0).request;
 }
 
+/** `fn` over every item, yielding the event loop whenever a time slice is used up (world.ts timeSlicer). */
+async function sliced<T, R>(items: readonly T[], fn: (item: T) => R): Promise<R[]> {
+  const tick = timeSlicer();
+  const out: R[] = [];
+  for (const item of items) {
+    const wait = tick();
+    if (wait) await wait;
+    out.push(fn(item));
+  }
+  return out;
+}
+
 /** Unmatched, as WireMock means it: no stub answered, and nothing else had an answer either (a 404). */
 const unmatched = (r: JournalRecord) => r.stubId === undefined && r.status === 404;
 
@@ -107,17 +119,17 @@ function listRoutes(app: FastifyInstance, ctx: AdminContext): void {
       .map((r) => loggedRequest(app, ctx, r)),
   }));
   app.get('/requests/unmatched/near-misses', async () => ({
-    nearMisses: journal
-      .records()
-      .filter(unmatched)
-      .flatMap((r) =>
+    // Every mapping for every unmatched request: a slice at a time, so other clients are answered meanwhile.
+    nearMisses: (
+      await sliced(journal.records().filter(unmatched), (r) =>
         ctx.stubs.store.nearMisses(viewOf(ctx, r)).map((m) => ({
           request: loggedRequest(app, ctx, r),
           stubMapping: m.stub.json,
           matchResult: { distance: m.distance },
           misses: m.misses,
         })),
-      ),
+      )
+    ).flat(),
   }));
   app.get('/requests/:id', async (request, reply) => {
     const id = idOf((request.params as { id: string }).id);
@@ -130,7 +142,12 @@ function listRoutes(app: FastifyInstance, ctx: AdminContext): void {
 /** Verification (count, find) and removal by id, by request pattern or by the matched stub's metadata. */
 function verifyRoutes(app: FastifyInstance, ctx: AdminContext): void {
   const journal = app.runtime.journal;
-  const matching = (rule: RequestRule) => journal.records().filter((r) => requestMatches(rule, viewOf(ctx, r)));
+  // The whole journal against one pattern (bodies included), a slice at a time.
+  const matching = async (rule: RequestRule) => {
+    const records = journal.records();
+    const hits = await sliced(records, (r) => requestMatches(rule, viewOf(ctx, r)));
+    return records.filter((_, i) => hits[i]);
+  };
   const clear = async () => {
     journal.clear();
     return {};
@@ -143,17 +160,18 @@ function verifyRoutes(app: FastifyInstance, ctx: AdminContext): void {
   app.delete('/requests', clear);
   app.post('/requests/reset', clear);
   app.post('/requests/count', async (request) => ({
-    count: matching(patternOf(request.body)).length,
+    count: (await matching(patternOf(request.body))).length,
     requestJournalDisabled: false,
   }));
   app.post('/requests/find', async (request) => ({
-    requests: matching(patternOf(request.body)).map((r) => loggedRequest(app, ctx, r)),
+    requests: (await matching(patternOf(request.body))).map((r) => loggedRequest(app, ctx, r)),
   }));
   app.post('/requests/remove', async (request) => {
     const rule = patternOf(request.body);
-    const gone = matching(rule).map((r) => loggedRequest(app, ctx, r));
-    journal.removeWhere((r) => requestMatches(rule, viewOf(ctx, r)));
-    return { requests: gone };
+    const found = await matching(rule);
+    const ids = new Set(found.map((r) => r.id));
+    journal.removeWhere((r) => ids.has(r.id));
+    return { requests: found.map((r) => loggedRequest(app, ctx, r)) };
   });
   app.post('/requests/remove-by-metadata', async (request) => {
     const matches = metadataMatcher(request.body);
@@ -193,9 +211,7 @@ function nearMissRoutes(app: FastifyInstance, ctx: AdminContext): void {
   });
   app.post('/near-misses/request-pattern', async (request) => {
     const rule = patternOf(request.body);
-    const near = journal
-      .records()
-      .map((r) => ({ r, d: requestDistance(rule, viewOf(ctx, r)) }))
+    const near = (await sliced(journal.records(), (r) => ({ r, d: requestDistance(rule, viewOf(ctx, r)) })))
       .sort((a, b) => a.d - b.d)
       .slice(0, 3);
     return {
