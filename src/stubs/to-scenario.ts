@@ -47,7 +47,7 @@ class DkanRecords {
   readonly #datasets = new Map<string, Map<number, { rows: Record<string, Cell>[]; seen: Set<string> }>>();
 
   take(rest: string, json: unknown): boolean {
-    const m = /^\/datastore\/query\/([^/]+)\/(\d{1,4})$/.exec(rest);
+    const m = /^\/datastore\/query\/([^/]+)\/(\d{1,2})$/.exec(rest);
     if (!m || !isObject(json) || !Array.isArray(json.results)) return false;
     const rows = json.results.filter((r): r is Record<string, Cell> => isObject(r) && Object.values(r).every(isCell));
     if (rows.length !== json.results.length) return false;
@@ -74,7 +74,11 @@ class DkanRecords {
     const datasets = [...this.#datasets].map(([id, resources]) => {
       const last = Math.max(...resources.keys());
       // A resource the recording never read is kept in its place, empty, so the indexes stay the real ones.
-      const list = Array.from({ length: last + 1 }, (_, i) => ({ rows: resources.get(i)?.rows ?? [] }));
+      const list = Array.from({ length: last + 1 }, (_, i) => {
+        const rows = resources.get(i)?.rows ?? [];
+        // A table needs a column: an unread (or empty) resource gets one, and no rows.
+        return rows.length > 0 ? { rows } : { columns: ['record'], rows: [] };
+      });
       return { id, resources: list };
     });
     return { datasets };
