@@ -33,6 +33,8 @@ import { installRequestLog, requestSerializer } from './platform/http/request-lo
 import { Stubs } from './stubs/world.js';
 import { StubStep } from './stubs/plugin.js';
 import { wiremockAdmin } from './stubs/admin.js';
+import { viewOf } from './stubs/admin-requests.js';
+import type { DashboardStubs } from './platform/dashboard/api.js';
 
 export interface BuildAppOptions {
   /** Serve only this area, at the root path (its own base address). Default: all areas under their prefixes. */
@@ -159,7 +161,8 @@ export async function buildApp(
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) {
     const tokenGuard = adminTokenGuard(config);
-    await app.register(adminRoutes, { prefix: '/__mockyard', areas, tokenGuard });
+    const dashboard = stubsForDashboard(stubs, runtime, { areaOf, only: options.only });
+    await app.register(adminRoutes, { prefix: '/__mockyard', areas, tokenGuard, stubs: dashboard });
     await app.register(wiremockAdmin, { prefix: '/__admin', ...stubStep.options, tokenGuard });
   }
   // Requests with a body, and paths outside every area, reach the stubs once Fastify has their bytes.
@@ -171,4 +174,20 @@ export async function buildApp(
     await app.register(areaScope, { prefix: options.only ? '' : area.prefix, area, config });
   }
   return app;
+}
+
+/** Names the stubs in the journal's entries, and answers the dashboard's "which stub nearly matched?". */
+function stubsForDashboard(stubs: Stubs, runtime: Runtime, seen: Parameters<typeof viewOf>[0]): DashboardStubs {
+  runtime.journal.nameStubs((id) => {
+    const name = stubs.store.get(id)?.json.name;
+    return typeof name === 'string' ? name : undefined;
+  });
+  return {
+    nearMisses: (record) =>
+      stubs.store.nearMisses(viewOf(seen, record)).map((m) => ({
+        stubMapping: m.stub.json,
+        matchResult: { distance: m.distance },
+        misses: m.misses,
+      })),
+  };
 }

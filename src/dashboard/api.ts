@@ -6,25 +6,30 @@ export interface AreaInfo {
   prefix: string;
 }
 
-export interface JournalEntry {
+/** A request as the live stream sends it: no headers, no bodies (GET /__mockyard/requests/{id} has them). */
+export interface JournalSummary {
   id: number;
   method: string;
-  area: string;
+  area: string | null;
   operationId: string | null;
   path: string;
   query: Record<string, string | string[]>;
-  headers: Record<string, string | string[]>;
   status: number | null;
   durationMs: number;
   timestamp: string;
   fault: string | null;
   forced: boolean;
   scenario: string | null;
-  requestBody?: string | null;
-  responseHeaders?: Record<string, string | string[]>;
-  responseBody?: string | null;
-  /** Present when a stub answered (mockyard's WireMock-format stubs). */
-  stub?: string | { id?: string; name?: string } | null;
+  /** The WireMock-format stub mapping that answered, or null. */
+  stub: { id: string; name: string | null } | null;
+}
+
+/** One journal entry, masked as the journal masks it. */
+export interface JournalEntry extends JournalSummary {
+  headers: Record<string, string | string[]>;
+  requestBody: string | null;
+  responseHeaders: Record<string, string | string[]>;
+  responseBody: string | null;
   [more: string]: unknown;
 }
 
@@ -38,6 +43,17 @@ export class ApiError extends Error {
 }
 
 const TOKEN_KEY = 'mockyard-admin-token';
+
+/** mockyard's `{message}`, or WireMock's `{errors: [{title, detail, source: {pointer}}]}` (/__admin). */
+function errorText(status: number, parsed: unknown, text: string): string {
+  if (!parsed || typeof parsed !== 'object') return `${status} ${text}`;
+  if ('message' in parsed) return String(parsed.message);
+  const first =
+    'errors' in parsed && Array.isArray(parsed.errors) ? (parsed.errors[0] as Record<string, unknown>) : null;
+  if (!first) return `${status} ${text}`;
+  const pointer = (first.source as { pointer?: string } | undefined)?.pointer;
+  return [first.title, pointer ? `at ${pointer}` : '', first.detail].filter(Boolean).join(': ');
+}
 
 export class Api {
   token: string | null = sessionStorage.getItem(TOKEN_KEY);
@@ -71,11 +87,7 @@ export class Api {
       // Not JSON: keep the text.
     }
     if (res.status === 401) this.onUnauthorized();
-    if (!res.ok) {
-      const message =
-        parsed && typeof parsed === 'object' && 'message' in parsed ? String(parsed.message) : `${res.status} ${text}`;
-      throw new ApiError(res.status, message);
-    }
+    if (!res.ok) throw new ApiError(res.status, errorText(res.status, parsed, text));
     return parsed as T;
   }
 

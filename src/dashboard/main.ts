@@ -1,5 +1,5 @@
 // The mockyard dashboard: live requests, scenarios and stubs, fixtures, controls, and traffic at a glance.
-import { Api, type AreaInfo, type JournalEntry } from './api.js';
+import { Api, type AreaInfo, type JournalSummary } from './api.js';
 import { areaChart, type Bucket } from './chart.js';
 import { ControlsView } from './controls.js';
 import { h, replace } from './dom.js';
@@ -111,9 +111,9 @@ function connect(): void {
     .stream(controller.signal, (event, data) => {
       retry = 1000;
       liveState.textContent = 'live';
-      if (event === 'snapshot') requests.add((data as JournalEntry[]).slice().reverse());
+      if (event === 'snapshot') requests.add((data as JournalSummary[]).slice().reverse());
       else if (event === 'requests') {
-        const batch = data as { requests: JournalEntry[]; dropped: number };
+        const batch = data as { requests: JournalSummary[]; dropped: number };
         requests.add(batch.requests, batch.dropped);
       }
     })

@@ -5,8 +5,16 @@ import { h, replace } from './dom.js';
 interface ScenarioSummary {
   name: string;
   areas: string[];
-  counts: Record<string, number>;
+  /** Records per area, per kind: {"appcenter": {"users": 1, "apps": 2}}. */
+  counts: Record<string, number | Record<string, number>>;
 }
+
+const countsText = (n: number | Record<string, number>): string =>
+  typeof n === 'number'
+    ? String(n)
+    : Object.entries(n)
+        .map(([kind, count]) => `${count} ${kind}`)
+        .join(', ');
 
 interface Mapping {
   id?: string;
@@ -128,8 +136,8 @@ export class ManageView {
       const items = scenarios.map((s) => {
         const path = `/__mockyard/scenarios/${encodeURIComponent(s.name)}`;
         const counts = Object.entries(s.counts ?? {})
-          .map(([a, n]) => `${a} ${n}`)
-          .join(', ');
+          .map(([area, n]) => `${area}: ${countsText(n)}`)
+          .join('; ');
         return h(
           'li',
           {},

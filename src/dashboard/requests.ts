@@ -1,6 +1,7 @@
 // Live requests: the journal streamed in, filtered, paused, cleared, and one request in detail.
-import type { Api, AreaInfo, JournalEntry } from './api.js';
+import type { Api, AreaInfo, JournalEntry, JournalSummary } from './api.js';
 import { copy, curl, h, replace } from './dom.js';
+import { failurePart, nearMissPart, stubLabel, stubPart } from './why.js';
 
 /** Entries kept in the page: a tab left open for hours holds at most this many. */
 export const MAX_ENTRIES = 1000;
@@ -16,15 +17,10 @@ interface Filters {
 
 const statusClass = (s: number | null) => (s === null ? 'none' : `${Math.floor(s / 100)}xx`);
 
-function stubName(e: JournalEntry): string {
-  if (!e.stub) return '';
-  return typeof e.stub === 'string' ? e.stub : (e.stub.name ?? e.stub.id ?? 'stub');
-}
-
 export class RequestsView {
   readonly root = h('section', { id: 'panel-requests', role: 'tabpanel', 'aria-labelledby': 'tab-requests' });
-  #entries: JournalEntry[] = [];
-  #held: JournalEntry[] = [];
+  #entries: JournalSummary[] = [];
+  #held: JournalSummary[] = [];
   #paused = false;
   #dropped = 0;
   #filters: Filters = { area: '', status: '', scenario: '', text: '' };
@@ -100,7 +96,7 @@ export class RequestsView {
   }
 
   /** New entries from the stream, newest last in `batch`. */
-  add(batch: JournalEntry[], dropped = 0): void {
+  add(batch: JournalSummary[], dropped = 0): void {
     this.#dropped += dropped;
     if (this.#paused) {
       this.#held.push(...batch);
@@ -134,14 +130,14 @@ export class RequestsView {
     this.announce(this.#paused ? 'Live updates paused' : 'Live updates resumed');
   }
 
-  #matches(e: JournalEntry): boolean {
+  #matches(e: JournalSummary): boolean {
     const f = this.#filters;
     if (f.area && e.area !== f.area) return false;
     if (f.status && statusClass(e.status) !== f.status) return false;
     if (f.scenario && (e.scenario ?? '') !== f.scenario) return false;
     if (f.text) {
       const hay =
-        `${e.method} ${e.path} ${JSON.stringify(e.query)} ${e.operationId ?? ''} ${stubName(e)}`.toLowerCase();
+        `${e.method} ${e.path} ${JSON.stringify(e.query)} ${e.operationId ?? ''} ${stubLabel(e)}`.toLowerCase();
       if (!hay.includes(f.text.toLowerCase())) return false;
     }
     return true;
@@ -152,7 +148,7 @@ export class RequestsView {
     const names = new Set<string>();
     let matching = 0;
     for (let i = this.#entries.length - 1; i >= 0; i--) {
-      const e = this.#entries[i] as JournalEntry;
+      const e = this.#entries[i] as JournalSummary;
       if (e.scenario) names.add(e.scenario);
       if (!this.#matches(e)) continue;
       matching += 1;
@@ -175,7 +171,7 @@ export class RequestsView {
     this.#count.textContent = parts.join(' · ');
   }
 
-  #row(e: JournalEntry): HTMLElement {
+  #row(e: JournalSummary): HTMLElement {
     const time = e.timestamp.slice(11, 23);
     const open = () => void this.select(e);
     return h(
@@ -188,11 +184,11 @@ export class RequestsView {
       h('td', {}, e.status ?? '—'),
       h('td', { className: 'num' }, e.durationMs),
       h('td', {}, e.scenario ?? ''),
-      h('td', {}, stubName(e)),
+      h('td', {}, stubLabel(e)),
     );
   }
 
-  urlOf(e: JournalEntry): string {
+  urlOf(e: JournalSummary): string {
     const area = this.areas.find((a) => a.name === e.area);
     const path =
       area && !e.path.startsWith(`${area.prefix}/`) && !e.path.includes(`${area.prefix}/`)
@@ -204,16 +200,26 @@ export class RequestsView {
     return `${location.origin}${path}${qs ? `?${qs}` : ''}`;
   }
 
-  async select(summary: JournalEntry): Promise<void> {
-    let e = summary;
+  async select(summary: JournalSummary): Promise<void> {
+    let parts: HTMLElement[];
     try {
-      e = await this.api.request<JournalEntry>('GET', `/__mockyard/requests/${summary.id}`);
-    } catch {
-      // Gone from the journal since: show what the stream brought.
+      const e = await this.api.request<JournalEntry>('GET', `/__mockyard/requests/${summary.id}`);
+      parts = await this.#detailParts(e);
+    } catch (err) {
+      // Gone from the journal since (it keeps the last --journal-size): the row is all there is.
+      parts = [
+        h('h2', { tabindex: -1 }, `${summary.method} ${summary.path}`),
+        h('p', {}, (err as Error).message),
+        h('button', { type: 'button', onclick: () => this.#close() }, 'Close'),
+      ];
     }
     this.#detail.hidden = false;
-    replace(this.#detail, ...(await this.#detailParts(e)));
+    replace(this.#detail, ...parts);
     this.#detail.querySelector('h2')?.focus();
+  }
+
+  #close(): void {
+    this.#detail.hidden = true;
   }
 
   async #detailParts(e: JournalEntry): Promise<HTMLElement[]> {
@@ -239,6 +245,10 @@ export class RequestsView {
       'scenario',
       'stub',
     ]);
+    const [stub, nearMisses] = await Promise.all([
+      stubPart(this.api, e, this.stubs),
+      nearMissPart(this.api, e, this.stubs),
+    ]);
     const extra = Object.fromEntries(Object.entries(e).filter(([k]) => !known.has(k)));
     return [
       h('h2', { tabindex: -1 }, `${e.method} ${e.path}`),
@@ -248,22 +258,13 @@ export class RequestsView {
         `${e.status ?? 'no answer'} · ${e.durationMs} ms · ${e.area} · ${e.operationId ?? 'no operation matched'}`,
         e.forced ? ' · simulated status' : '',
         e.fault ? ` · fault ${e.fault}` : '',
-        stubName(e) ? ` · stub ${stubName(e)}` : '',
+        stubLabel(e) ? ` · stub ${stubLabel(e)}` : '',
       ),
       h(
         'div',
         { className: 'actions' },
         h('button', { type: 'button', onclick: () => void copy(command, this.announce) }, 'Copy as curl'),
-        h(
-          'button',
-          {
-            type: 'button',
-            onclick: () => {
-              this.#detail.hidden = true;
-            },
-          },
-          'Close',
-        ),
+        h('button', { type: 'button', onclick: () => this.#close() }, 'Close'),
       ),
       h('h3', {}, 'Request'),
       h('pre', { tabindex: 0 }, JSON.stringify({ query: e.query, headers: e.headers }, null, 2)),
@@ -274,56 +275,9 @@ export class RequestsView {
       ...(Object.keys(extra).length > 0
         ? [h('h3', {}, 'More'), h('pre', { tabindex: 0 }, JSON.stringify(extra, null, 2))]
         : []),
-      ...(await this.#why(e)),
+      ...stub,
+      ...failurePart(e),
+      ...nearMisses,
     ];
-  }
-
-  /** Why a request failed: no operation matched (with near misses from the stubs), or the answer's own error. */
-  async #why(e: JournalEntry): Promise<HTMLElement[]> {
-    if (e.status !== null && e.status < 400) return [];
-    const out: HTMLElement[] = [h('h3', {}, 'Why')];
-    if (e.status === null)
-      out.push(
-        h(
-          'p',
-          {},
-          e.fault
-            ? `The connection was dropped on purpose (fault ${e.fault}).`
-            : 'No answer was sent: the client went away first.',
-        ),
-      );
-    else if (e.forced)
-      out.push(
-        h('p', {}, 'The status was simulated (Prefer: code, the error rate or a control), not caused by the request.'),
-      );
-    else if (e.operationId === null)
-      out.push(h('p', {}, `No ${e.area} operation has this path, and no stub matched it.`));
-    else
-      out.push(
-        h(
-          'p',
-          {},
-          `The ${e.area} operation ${e.operationId} refused the request; its error body says why (under Answer).`,
-        ),
-      );
-    if (this.stubs && e.operationId === null && e.status === 404) {
-      try {
-        const misses = await this.api.request<{ nearMisses?: unknown[] }>('POST', '/__admin/near-misses/request', {
-          url: e.path,
-          absoluteUrl: this.urlOf(e),
-          method: e.method,
-          headers: e.headers,
-        });
-        if (misses.nearMisses && misses.nearMisses.length > 0) {
-          out.push(
-            h('h3', {}, 'Nearest stubs'),
-            h('pre', { tabindex: 0 }, JSON.stringify(misses.nearMisses.slice(0, 3), null, 2)),
-          );
-        }
-      } catch {
-        // No stubs API on this server, or none loaded.
-      }
-    }
-    return out;
   }
 }

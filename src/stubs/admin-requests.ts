@@ -25,7 +25,7 @@ export const requestUuid = (id: number): string => `00000000-0000-4000-8000-${id
 const idOf = (uuid: string): number => Number.parseInt(uuid.slice(-12), 16);
 
 /** The request as the stub step saw it (or would have: the journal keeps the URL mockyard got). */
-function viewOf(ctx: AdminContext, r: JournalRecord): StubRequest {
+export function viewOf(ctx: Pick<AdminContext, 'areaOf' | 'only'>, r: JournalRecord): StubRequest {
   const host = typeof r.headers.host === 'string' ? r.headers.host : undefined;
   const seen = r.seenAs ?? realView(r.url, ctx.areaOf(r.url), ctx.only, undefined, host) ?? { host: '', url: r.url };
   return new StubRequest(r.method, seen.url, seen.host, r.headers, r.body);

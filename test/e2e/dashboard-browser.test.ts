@@ -49,7 +49,10 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-describe.runIf(available || required)('the dashboard in headless Chromium', () => {
+// A real browser on a busy CI machine: a page and axe take seconds, not milliseconds, so each test has room.
+const BROWSER_TIMEOUT = { timeout: 120_000 };
+
+describe.runIf(available || required)('the dashboard in headless Chromium', BROWSER_TIMEOUT, () => {
   let browser: Browser;
   let server: RunningMockyard;
 
@@ -96,6 +99,29 @@ describe.runIf(available || required)('the dashboard in headless Chromium', () =
     await dkanRow.getByRole('button').click();
     await detail.getByRole('heading', { name: 'Why' }).waitFor();
     expect(await detail.innerText()).toContain('dkan');
+    // The answer's own words and mockyard's hint, not just "see the body".
+    await detail.getByRole('list', { name: 'Error messages' }).getByText('No resource found for dataset').waitFor();
+    await detail.getByText(/^mockyard’s hint: No dataset/).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the validation error of a refused request', async () => {
+    const { page, context, errors } = await open(browser, server.url);
+    const refused = await fetch(`${server.url}/dkan/datastore/query?limit=not-a-number`);
+    await refused.arrayBuffer();
+    expect(refused.status).toBe(400);
+    // Exactly this path: the earlier /dkan/datastore/query/no-such-dataset/0 is a row too.
+    const row = page.locator('tbody tr').filter({
+      has: page.getByRole('button', { name: '/dkan/datastore/query', exact: true }),
+    });
+    await row.waitFor();
+    await row.getByRole('button').click();
+    const detail = page.getByRole('complementary', { name: 'Selected request' });
+    await detail.getByRole('heading', { name: 'Why' }).waitFor();
+    const messages = detail.getByRole('list', { name: 'Error messages' });
+    await messages.getByText('JSON Schema validation failed.').waitFor();
+    await messages.getByText(/The attribute must be an integer, "not-a-number" given/).waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -140,6 +166,29 @@ describe.runIf(available || required)('the dashboard in headless Chromium', () =
     await page.getByRole('button', { name: 'View from-the-ui' }).waitFor();
     const listed = (await (await fetch(`${server.url}/__mockyard/scenarios`)).json()) as unknown;
     expect(JSON.stringify(listed)).toContain('from-the-ui');
+    const item = page.getByRole('listitem').filter({ hasText: 'from-the-ui' });
+    expect(await item.innerText()).toContain('appcenter: 1 users, 1 apps, 1 releases');
+    await page.getByRole('button', { name: 'View from-the-ui' }).click();
+    await page
+      .getByLabel('Selected item')
+      .getByText(/"releases": 1/)
+      .waitFor();
+
+    // A request made in the scenario, one outside it: the scenario filter keeps the first.
+    const inScenario = await fetch(`${server.url}/scenarios/from-the-ui/appcenter/v0.1/apps/ui/Uploaded/releases`, {
+      headers: { 'x-api-token': 'ui-token' },
+    });
+    expect(inScenario.status).toBe(200);
+    await (await fetch(`${server.url}/appcenter/v0.1/apps/ui/Uploaded/releases`)).arrayBuffer();
+    await page.getByRole('tab', { name: 'Requests' }).click();
+    const rows = page.locator('tbody tr', { hasText: '/Uploaded/releases' });
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.fill('#filter-scenario', 'from-the-ui');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect(await rows.innerText()).toContain('from-the-ui');
+    await page.fill('#filter-scenario', '');
+
+    await page.getByRole('tab', { name: 'Scenarios & stubs' }).click();
     await page.getByRole('button', { name: 'Delete from-the-ui' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'View from-the-ui' }).count()).toBe(0);
     expect((await fetch(`${server.url}/__mockyard/scenarios/from-the-ui`)).status).toBe(404);
@@ -214,7 +263,7 @@ describe.runIf(available || required)('the dashboard in headless Chromium', () =
   }
 });
 
-describe.runIf(available || required)('the dashboard behind an admin token', () => {
+describe.runIf(available || required)('the dashboard behind an admin token', BROWSER_TIMEOUT, () => {
   let browser: Browser;
   let server: RunningMockyard;
 
@@ -226,6 +275,97 @@ describe.runIf(available || required)('the dashboard behind an admin token', () 
   afterAll(async () => {
     await browser?.close();
     await server?.close();
+  });
+
+  async function openWithToken(viewport = DESKTOP, bypassCSP = false): Promise<Opened> {
+    const context = await browser.newContext({ viewport, bypassCSP });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      // The first, tokenless call is refused on purpose; that 401 is the prompt for the token.
+      if (m.type() === 'error' && !m.text().includes('401')) errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${server.url}/__mockyard/`);
+    await page.getByLabel('Admin token (--admin-token)').fill('ui-secret');
+    await page.getByRole('button', { name: 'Use token' }).click();
+    await page.getByText('live', { exact: true }).waitFor();
+    return { page, context, errors };
+  }
+
+  it('uploads a stub through /__admin, shows it answer and nearly match requests, and deletes it', async () => {
+    const admin = { authorization: 'Bearer ui-secret' };
+    const { page, context, errors } = await openWithToken(PHONE, true);
+    page.on('dialog', (d) => void d.accept());
+    await page.getByRole('tab', { name: 'Scenarios & stubs' }).click();
+    // A file WireMock itself would take (request.queryParameters, response.jsonBody), for the archive's real path.
+    const mapping = {
+      name: 'ui stub',
+      request: { method: 'GET', urlPath: '/metadata/ui-stubbed', queryParameters: { kind: { equalTo: 'ui' } } },
+      response: { status: 200, jsonBody: { from: 'the ui stub' } },
+    };
+    const file = (json: unknown) => ({
+      name: 'stub.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(json)),
+    });
+    await page.setInputFiles('#stub-file', file({ request: { method: 'GET', urlPath: 7 } }));
+    await page.getByRole('button', { name: 'Upload stub' }).click();
+    // WireMock's error body, in words.
+    await page
+      .getByRole('status')
+      .getByText(/^Upload failed: .*urlPath/)
+      .waitFor();
+    await page.setInputFiles('#stub-file', file(mapping));
+    await page.getByRole('button', { name: 'Upload stub' }).click();
+    await page.getByRole('button', { name: 'View ui stub' }).waitFor();
+    // The page used the admin API with the token; that API still refuses without it.
+    expect((await fetch(`${server.url}/__admin/mappings`)).status).toBe(401);
+    const listed = (await (await fetch(`${server.url}/__admin/mappings`, { headers: admin })).json()) as {
+      mappings: { id: string; name?: string }[];
+    };
+    const id = listed.mappings.find((m) => m.name === 'ui stub')?.id;
+    expect(id).toBeTruthy();
+
+    const hit = await fetch(`${server.url}/archive/metadata/ui-stubbed?kind=ui`);
+    expect(await hit.json()).toEqual({ from: 'the ui stub' });
+    const near = await fetch(`${server.url}/archive/metadata/ui-stubbed?kind=other`);
+    expect(await near.json()).not.toEqual({ from: 'the ui stub' });
+
+    await page.getByRole('tab', { name: 'Requests' }).click();
+    const stubbedRow = page.locator('tbody tr', { hasText: 'ui-stubbed' }).filter({ hasText: 'ui stub' });
+    await stubbedRow.waitFor();
+    expect(await stubbedRow.count()).toBe(1);
+    await stubbedRow.getByRole('button').click();
+    const detail = page.getByRole('complementary', { name: 'Selected request' });
+    await detail.getByText(`Answered by the stub “ui stub” (id ${id}).`).waitFor();
+    expect(await detail.getByLabel('Stub mapping').innerText()).toContain('/metadata/ui-stubbed');
+
+    await page
+      .locator('tbody tr', { hasText: 'ui-stubbed' })
+      .filter({ hasNotText: 'ui stub' })
+      .getByRole('button')
+      .click();
+    const misses = detail.getByRole('list', { name: 'Nearest stubs' });
+    await misses.getByText(/did not match: query kind$/).waitFor();
+    expect(await misses.locator('li').first().innerText()).toContain('ui stub');
+    // The explanation is as accessible as the rest, and fits a phone.
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(
+      (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number,
+    ).toBeLessThanOrEqual(0);
+
+    await page.getByRole('tab', { name: 'Scenarios & stubs' }).click();
+    await page.getByRole('button', { name: 'View ui stub' }).click();
+    expect(await page.getByLabel('Selected item').innerText()).toContain('the ui stub');
+    await page.getByRole('button', { name: 'Delete ui stub' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'View ui stub' }).count()).toBe(0);
+    expect((await fetch(`${server.url}/__admin/mappings/${id}`, { headers: admin })).status).toBe(404);
+    const after = await fetch(`${server.url}/archive/metadata/ui-stubbed?kind=ui`);
+    expect(await after.json()).not.toEqual({ from: 'the ui stub' });
+    // Chromium itself logs the refused upload's 422; the page adds no error of its own.
+    expect(errors.filter((e) => !e.includes('status of 422'))).toEqual([]);
+    await context.close();
   });
 
   it('asks for the token and then streams with it', async () => {

@@ -22,6 +22,7 @@ const CANNOT_SUCCEED: Record<string, string> = {};
 // The journal holds request 1 (the prefilled id) once any area request has been made.
 const LAST = [
   'mockyard_request_get',
+  'mockyard_request_near_misses',
   'mockyard_scenarios_delete',
   'mockyard_controls_clear',
   'mockyard_requests_clear',

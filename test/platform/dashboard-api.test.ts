@@ -68,6 +68,45 @@ describe('dashboard admin API', () => {
     expect(gone.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
   });
 
+  it('names the stub that answered a request, and gives the nearest stubs, with what each missed, for one none answered', async () => {
+    const { app } = await controlsApp({ adminToken: 'dash-token' });
+    const auth = { authorization: 'Bearer dash-token' };
+    const created = await app.inject({
+      method: 'POST',
+      url: '/__admin/mappings',
+      headers: auth,
+      payload: {
+        name: 'one item',
+        request: { method: 'GET', urlPath: '/items/stubbed', queryParameters: { kind: { equalTo: 'a' } } },
+        response: { status: 200, jsonBody: { stubbed: true } },
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const stubId = created.json<{ id: string }>().id;
+    expect((await app.inject({ url: '/archive/items/stubbed?kind=a' })).json()).toEqual({ stubbed: true });
+    await app.inject({ url: '/archive/items/stubbed?kind=b' });
+    const { requests } = (await app.inject({ url: '/__mockyard/requests', headers: auth })).json<{
+      requests: { id: number; query: { kind: string }; stub: unknown }[];
+    }>();
+    const [missed, answered] = requests;
+    expect(answered?.stub).toEqual({ id: stubId, name: 'one item' });
+    expect(missed?.stub).toBeNull();
+    const one = await app.inject({ url: `/__mockyard/requests/${answered?.id}`, headers: auth });
+    expect(one.json<{ stub: unknown }>().stub).toEqual({ id: stubId, name: 'one item' });
+
+    const near = await app.inject({ url: `/__mockyard/requests/${missed?.id}/near-misses`, headers: auth });
+    const { nearMisses } = near.json<{
+      nearMisses: { stubMapping: { id: string }; matchResult: { distance: number }; misses: string[] }[];
+    }>();
+    expect(nearMisses).toHaveLength(1);
+    expect(nearMisses[0]?.stubMapping.id).toBe(stubId);
+    expect(nearMisses[0]?.misses).toEqual(['query kind']);
+    expect(nearMisses[0]?.matchResult.distance).toBeGreaterThan(0);
+    // Same admin token as every admin route; a request the journal no longer holds is a 404.
+    expect((await app.inject({ url: `/__mockyard/requests/${missed?.id}/near-misses` })).statusCode).toBe(401);
+    expect((await app.inject({ url: '/__mockyard/requests/999999/near-misses', headers: auth })).statusCode).toBe(404);
+  });
+
   it('sets, shows and clears per-area controls; reset clears them too', async () => {
     const { app } = await controlsApp();
     const bad = await app.inject({
@@ -146,6 +185,9 @@ describe('dashboard admin API', () => {
     const data = update?.data as { requests: { path: string; query: Record<string, string> }[]; dropped: number };
     expect(data.requests.map((r) => r.path)).toEqual(['/archive/items/live']);
     expect(data.requests[0]?.query.api_key).toBe('***');
+    // Summaries: the headers and bodies stay on the server until someone asks for the entry.
+    expect(Object.keys(data.requests[0] ?? {})).not.toContain('headers');
+    expect(Object.keys(data.requests[0] ?? {})).not.toContain('responseBody');
     expect(data.dropped).toBe(0);
 
     await app.close();

@@ -38,7 +38,8 @@ function get(url: string, headers: Record<string, string> = {}): Promise<Result>
 }
 
 function start(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [cli, '--port', '0', '--log-level', 'warn'], {
+  // A budget no busy machine reaches: the test is about shutdown, not about how long a query may take.
+  const child = spawn(process.execPath, [cli, '--port', '0', '--log-level', 'warn', '--query-timeout', '600000'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {

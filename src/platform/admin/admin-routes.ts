@@ -5,12 +5,14 @@ import { Type, type Static } from 'typebox';
 import type { AreaDefinition } from '../area.js';
 import type { JournalFilter } from '../controls/journal.js';
 import { scenarioRoutes } from '../../scenarios/routes.js';
-import { dashboardApi } from '../dashboard/api.js';
+import { type DashboardStubs, dashboardApi } from '../dashboard/api.js';
 
 export interface AdminRoutesOptions {
   areas: readonly AreaDefinition[];
   /** The admin token check every admin route family shares (one lockout for all), or null without a token. */
   tokenGuard: onRequestHookHandler | null;
+  /** The stubs, as the dashboard asks about them. */
+  stubs?: DashboardStubs;
 }
 
 const stringMap = (description?: string) =>
@@ -44,6 +46,9 @@ export const JournalEntrySchema = Type.Object({
   responseHeaders: stringMap('The answer headers'),
   responseBody: Type.Union([Type.String(), Type.Null()], {
     description: 'The answer body as text, cut like the request body; binary bodies are described, not shown',
+  }),
+  stub: Type.Union([Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }), Type.Null()], {
+    description: 'The stub mapping (GET /__admin/mappings/{id}) that answered, or null when none did',
   }),
 });
 
@@ -155,7 +160,7 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
 
   // Inside this plugin, so the admin switch and token apply to them too.
   await app.register(scenarioRoutes, { security });
-  await app.register(dashboardApi, { areas: opts.areas, security });
+  await app.register(dashboardApi, { areas: opts.areas, security, stubs: opts.stubs });
 }
 
 export type JournalEntryDto = Static<typeof JournalEntrySchema>;

@@ -28,7 +28,12 @@ export interface JournalEntry {
   responseHeaders: Record<string, string | string[]>;
   /** The answer's body as text, cut like the request's; binary bodies are described, not shown. */
   responseBody: string | null;
+  /** The stub mapping that answered (its id, and its name when the mapping has one), or null. */
+  stub: { id: string; name: string | null } | null;
 }
+
+/** An entry without its headers and bodies. */
+export type JournalSummary = Omit<JournalEntry, 'headers' | 'requestBody' | 'responseHeaders' | 'responseBody'>;
 
 /**
  * What is kept per request: the raw URL and header object, masked and parsed only when someone reads
@@ -204,6 +209,8 @@ export class Journal {
   #next = 0;
   #size = 0;
   #lastId = 0;
+  /** A stub's name by id; the journal keeps only the id, the stubs know the rest. */
+  #stubName: (id: string) => string | undefined = () => undefined;
 
   constructor(
     readonly capacity: number,
@@ -237,15 +244,21 @@ export class Journal {
     return () => this.#listeners.delete(listener);
   }
 
+  /** How readers learn a stub's name from the id a record keeps. */
+  nameStubs(nameOf: (id: string) => string | undefined): void {
+    this.#stubName = nameOf;
+  }
+
+  /** One raw record by id (unmasked: for matching only), while the journal still holds it. */
+  record(id: number): JournalRecord | undefined {
+    for (const entry of this.#newestFirst()) if (entry.id === id) return entry;
+    return undefined;
+  }
+
   /** One entry by id, masked, while the journal still holds it. */
   get(id: number): JournalEntry | undefined {
     for (const entry of this.#newestFirst()) if (entry.id === id) return this.#entry(entry);
     return undefined;
-  }
-
-  /** A record as readers see it: parsed and masked. */
-  view(record: JournalRecord): JournalEntry {
-    return this.#entry(record);
   }
 
   /** Newest first. */
@@ -285,7 +298,11 @@ export class Journal {
     return { total, requests };
   }
 
-  #entry(r: JournalRecord): JournalEntry {
+  /**
+   * A record without its headers and bodies, masked: what a list of requests shows (the live stream
+   * sends these, a tenth of an entry's bytes; a reader fetches the whole entry by id).
+   */
+  summary(r: JournalRecord): JournalSummary {
     const q = r.url.indexOf('?');
     return {
       id: r.id,
@@ -294,13 +311,20 @@ export class Journal {
       operationId: r.operationId,
       path: hideToken(q < 0 ? r.url : r.url.slice(0, q), this.adminToken),
       query: maskedQuery(r.url, this.adminToken),
-      headers: maskHeaders(r.headers, this.adminToken),
       status: r.status,
       durationMs: r.durationMs,
       timestamp: new Date(r.time).toISOString(),
       fault: r.fault,
       forced: r.forced,
       scenario: r.scenario ?? null,
+      stub: r.stubId === undefined ? null : { id: r.stubId, name: this.#stubName(r.stubId) ?? null },
+    };
+  }
+
+  #entry(r: JournalRecord): JournalEntry {
+    return {
+      ...this.summary(r),
+      headers: maskHeaders(r.headers, this.adminToken),
       requestBody: bodyText(r.requestBody, this.bodyBytes, this.adminToken),
       responseHeaders: maskHeaders(stringHeaders(r.responseHeaders), this.adminToken),
       responseBody: bodyText(r.responseBody, this.bodyBytes, this.adminToken),

@@ -1,14 +1,15 @@
-// The admin data the dashboard reads and sets: one journal entry, traffic per area, and the
-// per-area controls. Registered inside the admin routes, so the admin switch, token and browser
-// policy apply exactly as to every other admin route.
+// The admin data the dashboard reads and sets: one journal entry and the stubs nearest to it, traffic
+// per area, and the per-area controls. Registered inside the admin routes, so the admin switch, token and
+// browser policy apply exactly as to every other admin route.
 import { mockyardError } from '../http/mockyard-errors.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
-import type { AreaDefinition } from '../area.js';
+import type { AreaDefinition, AreaName } from '../area.js';
 import { FAULT_KINDS, MAX_DELAY_MS } from '../controls/prefer.js';
 import { liveRoute } from './live.js';
 import { JournalEntrySchema } from '../admin/admin-routes.js';
+import type { JournalRecord } from '../controls/journal.js';
 
 const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
 
@@ -48,20 +49,49 @@ const BucketSchema = Type.Object({
   clientErrors: Type.Integer({ description: '4xx answers' }),
 });
 
+const NearMissesSchema = Type.Object({
+  nearMisses: Type.Array(
+    Type.Object({
+      stubMapping: Type.Record(Type.String(), Type.Unknown(), {
+        description: 'The mapping, as /__admin/mappings lists it',
+      }),
+      matchResult: Type.Object({ distance: Type.Number({ description: '0 is a match, 1 nothing alike' }) }),
+      misses: Type.Array(Type.String(), { description: 'The parts of the request the mapping did not match' }),
+    }),
+  ),
+});
+export type NearMisses = Static<typeof NearMissesSchema>;
+
+/** What the dashboard asks of the stubs (src/stubs); app.ts wires it, so the platform does not import them. */
+export interface DashboardStubs {
+  /** The stubs nearest to a journaled request, as WireMock's near misses (nearest first). */
+  nearMisses(record: JournalRecord): NearMisses['nearMisses'];
+}
+
 export interface DashboardApiOptions {
   areas: readonly AreaDefinition[];
   security: { mockyardAdmin: never[] }[] | undefined;
+  stubs?: DashboardStubs;
 }
 
+const unauthorized = { 401: ErrorSchema };
+
 export async function dashboardApi(root: FastifyInstance, opts: DashboardApiOptions): Promise<void> {
+  const names = opts.areas.map((a) => a.name);
+  liveRoute(root);
+  requestRoutes(root, opts);
+  trafficRoute(root, opts.security, names);
+  controlsRoutes(root, opts.security, names);
+}
+
+const notHeld = (reply: FastifyReply, id: number, size: number) =>
+  reply.code(404).send(mockyardError(404, `The journal holds no request ${id} (it keeps the last ${size})`));
+
+function requestRoutes(root: FastifyInstance, opts: DashboardApiOptions): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { runtime, config } = root;
-  const names = opts.areas.map((a) => a.name);
-  const AreaParam = Type.Object({ area: Type.Union(names.map((n) => Type.Literal(n))) });
   const { security } = opts;
-  const unauthorized = { 401: ErrorSchema };
-
-  liveRoute(root);
+  const params = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
   app.get(
     '/requests/:id',
@@ -70,26 +100,40 @@ export async function dashboardApi(root: FastifyInstance, opts: DashboardApiOpti
         operationId: 'mockyard_request_get',
         tags: ['mockyard'],
         summary: 'One journaled request, while the journal still holds it',
-        params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        params,
         security,
         response: { 200: JournalEntrySchema, 404: ErrorSchema, ...unauthorized },
       },
     },
-    async (request, reply) => {
-      const entry = runtime.journal.get(request.params.id);
-      if (entry) return entry;
-      return reply
-        .code(404)
-        .send(
-          mockyardError(
-            404,
-            `The journal holds no request ${request.params.id} (it keeps the last ${config.journalSize})`,
-          ),
-        );
-    },
+    async (request, reply) =>
+      runtime.journal.get(request.params.id) ?? notHeld(reply, request.params.id, config.journalSize),
   );
 
   app.get(
+    '/requests/:id/near-misses',
+    {
+      schema: {
+        operationId: 'mockyard_request_near_misses',
+        tags: ['mockyard'],
+        summary: 'The stub mappings nearest to one journaled request, and what each did not match',
+        description:
+          "WireMock's near misses (GET /__admin/requests/unmatched/near-misses) for one request, whether or not a " +
+          'stub answered it: the three nearest mappings, nearest first. Empty when no mappings are loaded.',
+        params,
+        security,
+        response: { 200: NearMissesSchema, 404: ErrorSchema, ...unauthorized },
+      },
+    },
+    async (request, reply) => {
+      const record = runtime.journal.record(request.params.id);
+      if (!record) return notHeld(reply, request.params.id, config.journalSize);
+      return { nearMisses: opts.stubs?.nearMisses(record) ?? [] };
+    },
+  );
+}
+
+function trafficRoute(root: FastifyInstance, security: DashboardApiOptions['security'], names: AreaName[]): void {
+  root.withTypeProvider<TypeBoxTypeProvider>().get(
     '/traffic',
     {
       schema: {
@@ -103,10 +147,18 @@ export async function dashboardApi(root: FastifyInstance, opts: DashboardApiOpti
         },
       },
     },
-    async () => runtime.traffic.snapshot(names),
+    async () => root.runtime.traffic.snapshot(names),
   );
+}
 
-  const controlsOf = () => ({
+const ControlsSchema = Type.Object({
+  serverWide: Type.Object({ latency: LatencySchema, errorRate: Type.Number() }),
+  areas: Type.Record(Type.String(), AreaControlsSchema),
+});
+
+function controlsOf(root: FastifyInstance, names: AreaName[]): Static<typeof ControlsSchema> {
+  const { runtime, config } = root;
+  return {
     serverWide: {
       latency: config.latency ? ([...config.latency] as [number, number]) : null,
       errorRate: config.errorRate,
@@ -121,36 +173,35 @@ export async function dashboardApi(root: FastifyInstance, opts: DashboardApiOpti
         ];
       }),
     ),
-  });
-  const ControlsSchema = Type.Object({
-    serverWide: Type.Object({ latency: LatencySchema, errorRate: Type.Number() }),
-    areas: Type.Record(Type.String(), AreaControlsSchema),
-  });
+  };
+}
+
+function controlsRoutes(root: FastifyInstance, security: DashboardApiOptions['security'], names: AreaName[]): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const AreaParam = Type.Object({ area: Type.Union(names.map((n) => Type.Literal(n))) });
+  const schema = (operationId: string, summary: string) => ({ operationId, tags: ['mockyard'], summary, security });
 
   app.get(
     '/controls',
     {
       schema: {
-        operationId: 'mockyard_controls_get',
-        tags: ['mockyard'],
-        summary: 'Latency, error rate and fault in play per area',
-        security,
+        ...schema('mockyard_controls_get', 'Latency, error rate and fault in play per area'),
         response: { 200: ControlsSchema, ...unauthorized },
       },
     },
-    async () => controlsOf(),
+    async () => controlsOf(root, names),
   );
 
   app.put(
     '/controls/:area',
     {
       schema: {
-        operationId: 'mockyard_controls_set',
-        tags: ['mockyard'],
-        summary: "Set one area's latency, error rate and fault until reset (overrides --latency and --error-rate)",
+        ...schema(
+          'mockyard_controls_set',
+          "Set one area's latency, error rate and fault until reset (overrides --latency and --error-rate)",
+        ),
         params: AreaParam,
         body: ControlsBodySchema,
-        security,
         response: { 200: ControlsSchema, 400: ErrorSchema, ...unauthorized },
       },
     },
@@ -161,8 +212,8 @@ export async function dashboardApi(root: FastifyInstance, opts: DashboardApiOpti
           .code(400)
           .send(mockyardError(400, `latency must be [low, high] with low <= high, got [${body.latency.join(', ')}]`));
       }
-      runtime.controls.set(request.params.area, body);
-      return controlsOf();
+      root.runtime.controls.set(request.params.area, body);
+      return controlsOf(root, names);
     },
   );
 
@@ -170,17 +221,14 @@ export async function dashboardApi(root: FastifyInstance, opts: DashboardApiOpti
     '/controls/:area',
     {
       schema: {
-        operationId: 'mockyard_controls_clear',
-        tags: ['mockyard'],
-        summary: 'Back to the server-wide flags for one area',
+        ...schema('mockyard_controls_clear', 'Back to the server-wide flags for one area'),
         params: AreaParam,
-        security,
         response: { 200: ControlsSchema, ...unauthorized },
       },
     },
     async (request) => {
-      runtime.controls.clear(request.params.area);
-      return controlsOf();
+      root.runtime.controls.clear(request.params.area);
+      return controlsOf(root, names);
     },
   );
 }

@@ -1,8 +1,10 @@
 // GET /__mockyard/live: the journal as a stream of server-sent events, for the dashboard.
 // Bounded on both ends: at most MAX_STREAMS readers, updates batched every FLUSH_MS with at most
 // MAX_BATCH entries each, and a reader that does not keep up loses entries (counted) instead of
-// making the server buffer for it.
+// making the server buffer for it. Entries go as summaries (no headers, no bodies), so the stream costs
+// the server little per request.
 import { mockyardError } from '../http/mockyard-errors.js';
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JournalRecord } from '../controls/journal.js';
 
@@ -39,7 +41,8 @@ export function liveRoute(app: FastifyInstance): void {
         description:
           `Event \`snapshot\` carries the newest ${LIVE_LIMITS.backlog} entries; then event \`requests\` carries ` +
           `{requests, dropped} at most every ${LIVE_LIMITS.flushMs} ms (at most ${LIVE_LIMITS.maxBatch} entries; ` +
-          '`dropped` counts entries a slow reader missed). Entries are masked as in GET /__mockyard/requests.',
+          '`dropped` counts entries a slow reader missed). Entries are summaries, masked as in GET /__mockyard/requests ' +
+          'but without headers and bodies (GET /__mockyard/requests/{id} has those).',
         produces: ['text/event-stream'],
       },
     },
@@ -55,45 +58,57 @@ export function liveRoute(app: FastifyInstance): void {
           );
       }
       reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        'x-accel-buffering': 'no',
-      });
-      const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      send('snapshot', runtime.journal.list({ limit: LIVE_LIMITS.backlog }).requests);
-
-      let pending: JournalRecord[] = [];
-      let dropped = 0;
-      let timer: NodeJS.Timeout | null = null;
-      const flush = () => {
-        timer = null;
-        if (res.writableLength > LIVE_LIMITS.maxUnreadBytes) {
-          dropped += pending.length;
-          pending = [];
-          return;
-        }
-        send('requests', { requests: pending.map((r) => runtime.journal.view(r)), dropped });
-        pending = [];
-        dropped = 0;
-      };
-      const unsubscribe = runtime.journal.subscribe((record) => {
-        if (pending.length >= LIVE_LIMITS.maxBatch) dropped += 1;
-        else pending.push(record);
-        timer ??= setTimeout(flush, LIVE_LIMITS.flushMs);
-      });
-      const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), LIVE_LIMITS.heartbeatMs);
-      const end = () => {
-        if (!open.delete(end)) return;
-        unsubscribe();
-        clearInterval(heartbeat);
-        if (timer) clearTimeout(timer);
-        res.end();
-      };
+      const end = stream(runtime, reply.raw, () => open.delete(end));
       open.add(end);
-      runtime.shutdownSignal.addEventListener('abort', end, { once: true });
-      res.once('close', end);
     },
   );
+}
+
+/** Streams the journal to one reader until `end` is called or the reader goes; `release` says whether it was still open. */
+function stream(runtime: FastifyInstance['runtime'], res: ServerResponse, release: () => boolean): () => void {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-accel-buffering': 'no',
+  });
+  const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const { journal } = runtime;
+  send(
+    'snapshot',
+    journal
+      .records()
+      .slice(0, LIVE_LIMITS.backlog)
+      .map((r) => journal.summary(r)),
+  );
+
+  let pending: JournalRecord[] = [];
+  let dropped = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const flush = () => {
+    timer = null;
+    if (res.writableLength > LIVE_LIMITS.maxUnreadBytes) {
+      dropped += pending.length;
+      pending = [];
+      return;
+    }
+    send('requests', { requests: pending.map((r) => journal.summary(r)), dropped });
+    pending = [];
+    dropped = 0;
+  };
+  const unsubscribe = journal.subscribe((record) => {
+    if (pending.length >= LIVE_LIMITS.maxBatch) dropped += 1;
+    else pending.push(record);
+    timer ??= setTimeout(flush, LIVE_LIMITS.flushMs);
+  });
+  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), LIVE_LIMITS.heartbeatMs);
+  const end = () => {
+    if (!release()) return;
+    unsubscribe();
+    clearInterval(heartbeat);
+    if (timer) clearTimeout(timer);
+    res.end();
+  };
+  runtime.shutdownSignal.addEventListener('abort', end, { once: true });
+  res.once('close', end);
+  return end;
 }

@@ -23,6 +23,7 @@ const OWN: Record<string, OperationExample> = {
   mockyard_controls_clear: { parameters: { area: 'dkan' } },
   mockyard_requests_list: { parameters: { limit: 10 } },
   mockyard_request_get: { parameters: { id: 1 } },
+  mockyard_request_near_misses: { parameters: { id: 1 } },
 };
 
 export function prefillOf(areas: readonly AreaDefinition[], store: FixtureStore, config: Config): Prefill {
