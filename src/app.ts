@@ -78,11 +78,36 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const areas = options.only ? [options.only] : (options.areas ?? AREAS);
   const areaOf = areaResolver(areas, options.only);
-  const realHosts = options.only ? undefined : options.realHosts;
   const runtime = options.runtime ?? new Runtime(config);
-  const ownScenarios = options.scenarios ? null : new Scenarios(config.scenario);
-  const scenarios = options.scenarios ?? ownScenarios!;
+  const scenarios = options.scenarios ?? new Scenarios(config.scenario);
   const pipeline = new Pipeline({ config, runtime, stores, scenarios, areas, areaOf });
+  const app = createFastify(config, pipeline, areaOf, options.only ? undefined : options.realHosts);
+  decoratePlatform(app, { config, stores, runtime, scenarios, ownScenarios: !options.scenarios, options });
+  const stubs = options.stubs ?? ownStubs(app, config, runtime);
+  const stubStep = new StubStep({ stubs, areaOf, only: options.only, runtime, scenarios });
+  pipeline.stubs = stubStep;
+
+  // CORS first (its headers go on every answer, cached ones included), then the one pipeline of area requests.
+  await app.register(cors, corsOptions(config));
+  // Admin route families answer only to host names mockyard serves (DNS rebinding), before anything else of theirs.
+  app.addHook('onRequest', adminHostGuard(config));
+  installJsonBodyParser(app);
+  installBodyBudget(app, areaOf);
+  pipeline.install(app);
+  pipeline.requestLog = installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
+  installRootErrorHandling(app, !options.only);
+  installAdminPolicy(app, config);
+  await registerRoutes(app, { config, stores, runtime, areas, areaOf, only: options.only, stubs, stubStep });
+  return app;
+}
+
+/** The Fastify instance on its server (the front server of real host names, or a plain one). */
+function createFastify(
+  config: Config,
+  pipeline: Pipeline,
+  areaOf: (url: string) => AreaDefinition | undefined,
+  realHosts: BuildAppOptions['realHosts'],
+) {
   const serverOptions = httpServerOptions(config);
   const server = realHosts
     ? frontServerFactory({ ...realHosts, server: serverOptions })
@@ -111,18 +136,35 @@ export async function buildApp(
   // A client may send its request and close its side at once (`nc -N`, scripted sockets). Node's default is
   // to drop the request then; answers that wait on the query pool would be lost, so finish them first.
   (app.server as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  return app;
+}
 
-  // Platform decorations first, in one place: every plugin below may rely on them.
+/**
+ * Platform decorations first, in one place: every plugin registered later may rely on them. What the app
+ * was not given (a query pool, scenarios) it owns, and closes with itself.
+ */
+function decoratePlatform(
+  app: FastifyInstance,
+  deps: {
+    config: Config;
+    stores: Stores;
+    runtime: Runtime;
+    scenarios: Scenarios;
+    ownScenarios: boolean;
+    options: BuildAppOptions;
+  },
+): void {
+  const { config, stores, runtime, scenarios, options } = deps;
   app.decorate('config', config);
   app.decorate('runtime', runtime);
   app.decorate('queryPool', options.queryPool ?? new QueryPool());
   if (!options.queryPool) app.addHook('onClose', () => app.queryPool.close());
-  if (ownScenarios) {
+  if (deps.ownScenarios) {
     // This app owns its scenarios: reset removes them, closing the app closes their stores.
-    const unsubscribe = runtime.onReset(() => ownScenarios.clear());
+    const unsubscribe = runtime.onReset(() => scenarios.clear());
     app.addHook('onClose', async () => {
       unsubscribe();
-      ownScenarios.close();
+      scenarios.close();
     });
   }
   // A new generation of data or a changed scenario empties the answer cache.
@@ -132,48 +174,51 @@ export async function buildApp(
     stopSwap();
     stopScenarios();
   });
+}
 
-  let stubs = options.stubs;
-  if (!stubs) {
-    const own = new Stubs({ mappingsDir: config.mappings, recordTo: config.recordTo, adminToken: config.adminToken });
-    const unsubscribe = runtime.onReset(() => own.reset());
-    app.addHook('onClose', async () => unsubscribe());
-    stubs = own;
-  }
-  const stubStep = new StubStep({ stubs, areaOf, only: options.only, runtime, scenarios });
-  pipeline.stubs = stubStep;
+/** Stub mappings of this app alone (from --mappings), emptied by a reset. */
+function ownStubs(app: FastifyInstance, config: Config, runtime: Runtime): Stubs {
+  const own = new Stubs({ mappingsDir: config.mappings, recordTo: config.recordTo, adminToken: config.adminToken });
+  const unsubscribe = runtime.onReset(() => own.reset());
+  app.addHook('onClose', async () => unsubscribe());
+  return own;
+}
 
-  // CORS first (its headers go on every answer, cached ones included), then the one pipeline of area requests.
-  await app.register(cors, corsOptions(config));
-  // Admin route families answer only to host names mockyard serves (DNS rebinding), before anything else of theirs.
-  app.addHook('onRequest', adminHostGuard(config));
-  installJsonBodyParser(app);
-  installBodyBudget(app, areaOf);
-  pipeline.install(app);
-  pipeline.requestLog = installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
-  installRootErrorHandling(app, !options.only);
-  installAdminPolicy(app, config);
+/** Docs, mockyard's own routes (health, admin, stubs' admin, dashboard), the front door, then each area. */
+async function registerRoutes(
+  app: FastifyInstance,
+  deps: {
+    config: Config;
+    stores: Stores;
+    runtime: Runtime;
+    areas: readonly AreaDefinition[];
+    areaOf: (url: string) => AreaDefinition | undefined;
+    only: AreaDefinition | undefined;
+    stubs: Stubs;
+    stubStep: StubStep;
+  },
+): Promise<void> {
+  const { config, stores, areas, areaOf, only, stubs } = deps;
   await app.register(openapiPlugin, {
     areas,
-    prefixed: !options.only,
+    prefixed: !only,
     prefill: () => prefillOf(areas, stores.current, config),
   });
   await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
   if (config.admin) {
     const tokenGuard = adminTokenGuard(config);
-    const dashboard = stubsForDashboard(stubs, runtime, { areaOf, only: options.only });
+    const dashboard = stubsForDashboard(stubs, deps.runtime, { areaOf, only });
     await app.register(adminRoutes, { prefix: '/__mockyard', areas, tokenGuard, stubs: dashboard });
-    await app.register(wiremockAdmin, { prefix: '/__admin', ...stubStep.options, tokenGuard });
+    await app.register(wiremockAdmin, { prefix: '/__admin', ...deps.stubStep.options, tokenGuard });
   }
   // Requests with a body, and paths outside every area, reach the stubs once Fastify has their bytes.
-  stubStep.installBodyStep(app);
+  deps.stubStep.installBodyStep(app);
   await app.register(dashboardPage, { prefix: '/__mockyard', areas });
   // An area on its own port owns its root path.
-  if (!options.only) await app.register(frontDoor, { areas, version: packageVersion() });
+  if (!only) await app.register(frontDoor, { areas, version: packageVersion() });
   for (const area of areas) {
-    await app.register(areaScope, { prefix: options.only ? '' : area.prefix, area, config });
+    await app.register(areaScope, { prefix: only ? '' : area.prefix, area, config });
   }
-  return app;
 }
 
 /** Names the stubs in the journal's entries, and answers the dashboard's "which stub nearly matched?". */

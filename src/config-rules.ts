@@ -29,6 +29,9 @@ export interface OptionSpec<K extends keyof Config> {
   boolean?: true;
 }
 
+/** One entry of the option table, its value type checked against the config key. */
+export const option = <K extends keyof Config>(spec: OptionSpec<K>) => spec;
+
 export const wholeNumber = (name: string, min: number, max: number) => {
   const check = (value: unknown): number => {
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {

@@ -1,6 +1,5 @@
 // A query process of the executor (platform/data/query-pool.ts): one job at a time, on read-only connections
 // to fixture and scenario database files. The parent SIGKILLs it when a job runs over its budget.
-import { setPriority } from 'node:os';
 import Database from '../fixtures/lib/sqlite.js';
 import { FixtureStore } from './platform/data/fixture-store.js';
 import { TASKS, type TaskName } from './query-tasks.js';
@@ -13,12 +12,7 @@ interface JobMessage {
   input: unknown;
 }
 
-// Below the event loop's priority: on a shared core the server keeps answering while queries run.
-try {
-  setPriority(10);
-} catch {
-  // Not allowed here (some containers): same priority, still off the event loop.
-}
+// CPU priority is the parent's business: a job that turns slow has its process lowered (query-pool.ts).
 
 /** Open stores by file; a process serves a few (the generated data and scenarios). */
 const open = new Map<string, FixtureStore>();
@@ -65,7 +59,19 @@ function handle(job: JobMessage): unknown {
   }
 }
 
-process.on('message', (msg: JobMessage | { forget: string }) => {
+type Message = JobMessage | { forget: string } | { warm: [path: string, fingerprint: string][] };
+
+process.on('message', (msg: Message) => {
+  if ('warm' in msg) {
+    for (const [path, fingerprint] of msg.warm) {
+      try {
+        storeFor(path, fingerprint);
+      } catch {
+        // Gone or replaced meanwhile: the first job that names it says so.
+      }
+    }
+    return;
+  }
   if ('forget' in msg) {
     open.get(msg.forget)?.close();
     open.delete(msg.forget);

@@ -6,7 +6,7 @@ import { DB_FILE, fixtureFingerprint, isCurrent } from '../fixtures/fingerprint.
 import path from 'node:path';
 import { buildApp } from './app.js';
 import { AREAS } from './areas/index.js';
-import type { AreaName } from './platform/area.js';
+import type { AreaDefinition, AreaName } from './platform/area.js';
 import { caDirOf, type Config } from './config.js';
 import type { Server as TlsServer } from 'node:tls';
 import { CertificateAuthority } from './platform/hosts/certificates.js';
@@ -192,21 +192,8 @@ async function listenTls(server: TlsServer, host: string, port: number): Promise
   return `https://${shown}:${address.port}`;
 }
 
-export async function startServer(
-  config: Config,
-  progress: Progress = () => {},
-  options: StartServerOptions = {},
-): Promise<RunningMockyard> {
-  await ensureFixtures(config, progress);
-  // Only watch mode swaps the generated store while requests run.
-  const stores = new Stores(FixtureStore.open(config.dataDir), { swappable: config.watch });
-  const apps: FastifyInstance[] = [];
-  const runtime = new Runtime(config);
-  const router = new HostRouter(AREAS, config.hostMap);
-  const ca = new CertificateAuthority(caDirOf(config));
-  const queryPool = new QueryPool();
-  const scenarios = new Scenarios(config.scenario);
-  runtime.onReset(() => scenarios.clear());
+/** Stub mappings loaded from --mappings, shared by every port; a bad mapping stops the start. */
+function loadStubs(config: Config, runtime: Runtime): Stubs {
   let stubs: Stubs;
   try {
     stubs = new Stubs({ mappingsDir: config.mappings, recordTo: config.recordTo, adminToken: config.adminToken });
@@ -215,91 +202,153 @@ export async function startServer(
     throw err;
   }
   runtime.onReset(() => stubs.reset());
-  let watcher: FixtureWatcher | undefined;
-  let scenarioWatcher: { close(): void } | undefined;
-  let tlsServer: TlsServer | undefined;
-  const close = async () => {
-    runtime.shutdown();
-    watcher?.close();
-    scenarioWatcher?.close();
-    await watcher?.idle();
-    const tlsClosed = tlsServer ? new Promise<void>((resolve) => tlsServer!.close(() => resolve())) : undefined;
-    await Promise.all(apps.map((a) => a.close()));
-    await tlsClosed;
-    await queryPool.close();
-    scenarios.close();
-    stores.close();
-  };
+  return stubs;
+}
+
+/** Scenarios from --scenarios-dir, then those given to startServer; a bad one stops the start. */
+function loadScenarios(scenarios: Scenarios, config: Config, given: Record<string, unknown>): void {
   try {
-    try {
-      if (config.scenariosDir !== null) loadScenarioDir(scenarios, config.scenariosDir);
-      for (const [name, body] of Object.entries(options.scenarios ?? {})) scenarios.put(name, body);
-    } catch (err) {
-      if (err instanceof ScenarioFileError) throw new StartError(err.message);
-      if (err instanceof ScenarioError) throw new StartError(`scenario: ${err.message}`);
-      throw err;
-    }
+    if (config.scenariosDir !== null) loadScenarioDir(scenarios, config.scenariosDir);
+    for (const [name, body] of Object.entries(given)) scenarios.put(name, body);
+  } catch (err) {
+    if (err instanceof ScenarioFileError) throw new StartError(err.message);
+    if (err instanceof ScenarioError) throw new StartError(`scenario: ${err.message}`);
+    throw err;
+  }
+}
+
+/** What a running mockyard holds besides its apps, closed in order by `close`. */
+class Resources {
+  readonly apps: FastifyInstance[] = [];
+  watcher: FixtureWatcher | undefined;
+  scenarioWatcher: { close(): void } | undefined;
+  tlsServer: TlsServer | undefined;
+
+  constructor(
+    readonly stores: Stores,
+    readonly runtime: Runtime,
+    readonly queryPool: QueryPool,
+    readonly scenarios: Scenarios,
+  ) {}
+
+  async close(): Promise<void> {
+    const { tlsServer } = this;
+    this.runtime.shutdown();
+    this.watcher?.close();
+    this.scenarioWatcher?.close();
+    await this.watcher?.idle();
+    const tlsClosed = tlsServer ? new Promise<void>((resolve) => tlsServer.close(() => resolve())) : undefined;
+    await Promise.all(this.apps.map((a) => a.close()));
+    await tlsClosed;
+    await this.queryPool.close();
+    this.scenarios.close();
+    this.stores.close();
+  }
+}
+
+/** With --area-ports, each area on a port of its own; returns every area's base URL. */
+async function listenAreaPorts(
+  config: Config,
+  held: Resources,
+  build: (area: AreaDefinition) => Promise<FastifyInstance>,
+  sharedUrl: string,
+): Promise<Record<AreaName, string>> {
+  const areaUrls = Object.fromEntries(AREAS.map((a) => [a.name, `${sharedUrl}${a.prefix}`])) as Record<
+    AreaName,
+    string
+  >;
+  if (config.areaPorts === null) return areaUrls;
+  for (const [i, area] of AREAS.entries()) {
+    const areaApp = await build(area);
+    held.apps.push(areaApp);
+    // 0: a free port for each area, so that tests never need consecutive free ports.
+    await listen(areaApp, config.host, config.areaPorts === 0 ? 0 : config.areaPorts + i);
+    areaUrls[area.name] = urlOf(areaApp, config);
+  }
+  return areaUrls;
+}
+
+/** --watch: rebuild the fixtures when their files change, and reload scenario files. */
+function startWatchers(config: Config, held: Resources, app: FastifyInstance, progress: Progress): void {
+  if (!config.watch) return;
+  const dirs = [fixturesRoot(), config.dkanCsvDir].filter((d): d is string => d !== null && existsSync(d));
+  // Built in a child process: this event loop keeps answering, and the builder code is fresh.
+  held.watcher = watchFixtures({
+    dirs,
+    rebuild: () => rebuildInChild(config, progress),
+    stores: held.stores,
+    dataDir: config.dataDir,
+    log: app.log,
+  });
+  if (config.scenariosDir !== null)
+    held.scenarioWatcher = watchScenarioDir(held.scenarios, config.scenariosDir, app.log);
+}
+
+/** RunningMockyard.scenario: creates (or replaces) a scenario and says how to call it. */
+function scenarioMaker(scenarios: Scenarios, url: string): RunningMockyard['scenario'] {
+  return async (name, body) => {
+    const { scenario: created } = scenarios.put(name, body);
+    const base = `${url}/scenarios/${name}`;
+    return {
+      ...summary(created),
+      url: base,
+      areaUrls: Object.fromEntries(AREAS.map((a) => [a.name, `${base}${a.prefix}`])) as Record<AreaName, string>,
+      headers: { 'Mockyard-Scenario': name },
+      remove: async () => {
+        // Only this version: a later put under the same name is not removed by an old handle.
+        if (scenarios.get(name) === created) scenarios.remove(name);
+      },
+    };
+  };
+}
+
+export async function startServer(
+  config: Config,
+  progress: Progress = () => {},
+  options: StartServerOptions = {},
+): Promise<RunningMockyard> {
+  await ensureFixtures(config, progress);
+  // Only watch mode swaps the generated store while requests run.
+  const stores = new Stores(FixtureStore.open(config.dataDir), { swappable: config.watch });
+  const runtime = new Runtime(config);
+  const router = new HostRouter(AREAS, config.hostMap);
+  const ca = new CertificateAuthority(caDirOf(config));
+  const queryPool = new QueryPool();
+  const scenarios = new Scenarios(config.scenario);
+  runtime.onReset(() => scenarios.clear());
+  const held = new Resources(stores, runtime, queryPool, scenarios);
+  try {
+    const stubs = loadStubs(config, runtime);
+    loadScenarios(scenarios, config, options.scenarios ?? {});
     // Made (or loaded) now so its certificate file exists once mockyard says it is ready; without a
     // writable folder mockyard still serves, and only TLS reports the problem.
     await ca.ready().catch((err: Error) => progress(`no local CA, so no TLS for real host names: ${err.message}`));
     const app = await buildApp(config, stores, { runtime, realHosts: { router, ca }, queryPool, scenarios, stubs });
-    apps.push(app);
+    held.apps.push(app);
     await listen(app, config.host, config.port);
     queryPool.prestart();
     let tlsUrl: string | null = null;
     if (config.tlsPort !== null) {
       const extra = config.host === '0.0.0.0' || config.host === '::' ? [] : [config.host];
-      tlsServer = tlsFront(app.server, await ca.issue(router.certificateNames(extra)));
-      tlsUrl = await listenTls(tlsServer, config.host, config.tlsPort);
+      held.tlsServer = tlsFront(app.server, await ca.issue(router.certificateNames(extra)));
+      tlsUrl = await listenTls(held.tlsServer, config.host, config.tlsPort);
     }
-    const sharedUrl = urlOf(app, config);
-    const areaUrls = Object.fromEntries(AREAS.map((a) => [a.name, `${sharedUrl}${a.prefix}`])) as Record<
-      AreaName,
-      string
-    >;
-    if (config.areaPorts !== null) {
-      for (const [i, area] of AREAS.entries()) {
-        const areaApp = await buildApp(config, stores, { only: area, runtime, queryPool, scenarios, stubs });
-        apps.push(areaApp);
-        // 0: a free port for each area, so that tests never need consecutive free ports.
-        await listen(areaApp, config.host, config.areaPorts === 0 ? 0 : config.areaPorts + i);
-        areaUrls[area.name] = urlOf(areaApp, config);
-      }
-    }
-    if (config.watch) {
-      const dirs = [fixturesRoot(), config.dkanCsvDir].filter((d): d is string => d !== null && existsSync(d));
-      // Built in a child process: this event loop keeps answering, and the builder code is fresh.
-      watcher = watchFixtures({
-        dirs,
-        rebuild: () => rebuildInChild(config, progress),
-        stores,
-        dataDir: config.dataDir,
-        log: app.log,
-      });
-    }
-    if (config.watch && config.scenariosDir !== null)
-      scenarioWatcher = watchScenarioDir(scenarios, config.scenariosDir, app.log);
+    const url = urlOf(app, config);
+    const areaUrls = await listenAreaPorts(
+      config,
+      held,
+      (area) => buildApp(config, stores, { only: area, runtime, queryPool, scenarios, stubs }),
+      url,
+    );
+    startWatchers(config, held, app, progress);
     if (config.scenario !== null && !scenarios.get(config.scenario)) {
       app.log.warn(
         { scenario: config.scenario },
         'the default scenario does not exist (yet): area requests get a 404 naming it until it is created',
       );
     }
-    const url = urlOf(app, config);
-    const scenario = async (name: string, body: unknown): Promise<ScenarioHandle> => {
-      const { scenario: created } = scenarios.put(name, body);
-      const base = `${url}/scenarios/${name}`;
-      return {
-        ...summary(created),
-        url: base,
-        areaUrls: Object.fromEntries(AREAS.map((a) => [a.name, `${base}${a.prefix}`])) as Record<AreaName, string>,
-        headers: { 'Mockyard-Scenario': name },
-        remove: async () => {
-          // Only this version: a later put under the same name is not removed by an old handle.
-          if (scenarios.get(name) === created) scenarios.remove(name);
-        },
-      };
-    };
+    const scenario = scenarioMaker(scenarios, url);
+    const close = () => held.close();
     return {
       url,
       areaUrls,
@@ -314,7 +363,7 @@ export async function startServer(
       close,
     };
   } catch (err) {
-    await close();
+    await held.close();
     throw err;
   }
 }

@@ -9,11 +9,13 @@ type Body = NonNullable<ScenarioBody['agco']>;
 /** Assigned row versions start above this, like the generated data's. */
 const FIRST_ROW_VERSION = 2000;
 
-export function agcoRecords(body: Body): { records: AgcoRecords; counts: Record<string, number> } {
-  const at = '/agco';
-  const definitionsIn = body.definitions ?? [];
+const AT = '/agco';
 
-  // Explicit timestamps first: an assigned one must never take a value the body names later.
+/**
+ * Row versions for every definition and translation, in body order: explicit ones parsed first (an assigned
+ * one must never take a value the body names later), the rest assigned above the highest so far.
+ */
+function rowVersions(definitionsIn: NonNullable<Body['definitions']>) {
   const explicit = new Map<bigint, string>();
   const parse = (text: string, where: string): number => {
     const value = timestampFromBase64(text);
@@ -30,11 +32,11 @@ export function agcoRecords(body: Body): { records: AgcoRecords; counts: Record<
     return Number(value);
   };
   const given = definitionsIn.map((d, i) => ({
-    ts: d.Timestamp === undefined ? null : parse(d.Timestamp, pointer(at, 'definitions', i, 'Timestamp')),
+    ts: d.Timestamp === undefined ? null : parse(d.Timestamp, pointer(AT, 'definitions', i, 'Timestamp')),
     translations: (d.Translations ?? []).map((t, j) =>
       t.Timestamp === undefined
         ? null
-        : parse(t.Timestamp, pointer(at, 'definitions', i, 'Translations', j, 'Timestamp')),
+        : parse(t.Timestamp, pointer(AT, 'definitions', i, 'Translations', j, 'Timestamp')),
     ),
   }));
   let last = FIRST_ROW_VERSION;
@@ -47,16 +49,26 @@ export function agcoRecords(body: Body): { records: AgcoRecords; counts: Record<
     last = Math.max(last, ts);
     return ts;
   };
+  return { given, next };
+}
 
+/** The languages listed, each once; `known` also takes the languages translations name later. */
+function languageRecords(body: Body): { languages: LanguageRecord[]; known: Set<number> } {
   const languages: LanguageRecord[] = [];
   const known = new Set<number>();
   (body.languages ?? []).forEach((l, i) => {
     if (known.has(l.LocaleId))
-      throw new ScenarioError(pointer(at, 'languages', i, 'LocaleId'), `language ${l.LocaleId} is listed twice`);
+      throw new ScenarioError(pointer(AT, 'languages', i, 'LocaleId'), `language ${l.LocaleId} is listed twice`);
     known.add(l.LocaleId);
     languages.push({ LocaleId: l.LocaleId, Description: l.Description ?? '', IsDeleted: l.IsDeleted === true });
   });
+  return { languages, known };
+}
 
+export function agcoRecords(body: Body): { records: AgcoRecords; counts: Record<string, number> } {
+  const definitionsIn = body.definitions ?? [];
+  const { given, next } = rowVersions(definitionsIn);
+  const { languages, known } = languageRecords(body);
   const ids = new Map<string, number>();
   const definitions: DefinitionRecord[] = [];
   const translations: TranslationRecord[] = [];
@@ -64,7 +76,7 @@ export function agcoRecords(body: Body): { records: AgcoRecords; counts: Record<
     const key = d.Id.toLowerCase();
     if (ids.has(key))
       throw new ScenarioError(
-        pointer(at, 'definitions', i, 'Id'),
+        pointer(AT, 'definitions', i, 'Id'),
         `Id "${d.Id}" is also used by definition ${ids.get(key)} (ids are case-insensitive)`,
       );
     ids.set(key, i);
@@ -79,7 +91,7 @@ export function agcoRecords(body: Body): { records: AgcoRecords; counts: Record<
     (d.Translations ?? []).forEach((t, j) => {
       if (seen.has(t.LanguageId)) {
         throw new ScenarioError(
-          pointer(at, 'definitions', i, 'Translations', j, 'LanguageId'),
+          pointer(AT, 'definitions', i, 'Translations', j, 'LanguageId'),
           `definition "${d.Id}" has two translations in language ${t.LanguageId}`,
         );
       }

@@ -1,6 +1,6 @@
 // Admin routes for scenarios: PUT, GET and DELETE /__mockyard/scenarios[/{name}]. Registered inside the admin routes (switch and token).
-import { mockyardError } from '../platform/http/mockyard-errors.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { MockyardErrorSchema, sendMockyardError } from '../platform/http/mockyard-errors.js';
 import { Type } from 'typebox';
 import { ScenarioError } from './errors.js';
 import { SCENARIO_LIMITS, ScenarioBodySchema, ScenarioNameSchema } from './schema.js';
@@ -22,26 +22,29 @@ const ScenarioSummarySchema = Type.Object({
   }),
 });
 const ErrorSchema = Type.Object({
-  statusCode: Type.Integer(),
-  error: Type.String(),
-  message: Type.String(),
+  ...MockyardErrorSchema.properties,
   pointer: Type.Optional(Type.String({ description: 'JSON pointer of the first problem in the body' })),
 });
 const NameParams = Type.Object({ name: ScenarioNameSchema });
 
 const withPath = (s: ReturnType<typeof summary>) => ({ ...s, path: `/scenarios/${s.name}` });
 
-export async function scenarioRoutes(
-  app: FastifyInstance,
-  opts: { security?: { mockyardAdmin: never[] }[] },
-): Promise<void> {
-  const { scenarios } = app;
-  const security = opts.security;
-  const notFound = (name: string) => mockyardError(404, `Unknown scenario "${name}"`);
+type Security = { mockyardAdmin: never[] }[] | undefined;
+
+const notFound = (reply: FastifyReply, name: string) => sendMockyardError(reply, 404, `Unknown scenario "${name}"`);
+
+export async function scenarioRoutes(app: FastifyInstance, opts: { security?: Security }): Promise<void> {
   // The body's bytes go to the scenario builder process as they are, and are decoded and parsed there.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  readRoutes(app, opts.security);
+  putRoute(app, opts.security);
+  deleteRoute(app, opts.security);
+}
 
+/** mockyard_scenarios_list and mockyard_scenarios_get. */
+function readRoutes(app: FastifyInstance, security: Security): void {
+  const { scenarios } = app;
   app.get(
     '/scenarios',
     {
@@ -71,10 +74,14 @@ export async function scenarioRoutes(
     async (request, reply) => {
       const { name } = request.params as { name: string };
       const scenario = scenarios.get(name);
-      return scenario ? withPath(summary(scenario)) : reply.code(404).send(notFound(name));
+      return scenario ? withPath(summary(scenario)) : notFound(reply, name);
     },
   );
+}
 
+/** mockyard_scenarios_put: the body is built into a store in the builder process, then swapped in. */
+function putRoute(app: FastifyInstance, security: Security): void {
+  const { scenarios } = app;
   app.put(
     '/scenarios/:name',
     {
@@ -109,14 +116,20 @@ export async function scenarioRoutes(
         return reply.code(replaced ? 200 : 201).send(withPath(summary(scenario)));
       } catch (err) {
         if (!(err instanceof ScenarioError)) throw err;
-        return reply.code(err.statusCode as 400 | 409 | 413).send({
-          ...mockyardError(err.statusCode, err.message),
-          ...(err.pointer === null ? {} : { pointer: err.pointer }),
-        });
+        return sendMockyardError(
+          reply,
+          err.statusCode,
+          err.message,
+          err.pointer === null ? {} : { pointer: err.pointer },
+        );
       }
     },
   );
+}
 
+/** mockyard_scenarios_delete. */
+function deleteRoute(app: FastifyInstance, security: Security): void {
+  const { scenarios } = app;
   app.delete(
     '/scenarios/:name',
     {
@@ -131,7 +144,7 @@ export async function scenarioRoutes(
     },
     async (request, reply) => {
       const { name } = request.params as { name: string };
-      return scenarios.remove(name) ? { removed: name } : reply.code(404).send(notFound(name));
+      return scenarios.remove(name) ? { removed: name } : notFound(reply, name);
     },
   );
 }

@@ -205,6 +205,8 @@ describe('archive HTML error pages', () => {
       const res = await app.inject(url(down.identifier, name));
       expectHtmlPage(res, 503, 'Internet Archive: Scheduled Maintenance');
       expect(res.body).toContain('temporarily offline');
+      // The item's state, not a busy server: no Retry-After inviting an immediate retry.
+      expect(res.headers['retry-after']).toBeUndefined();
       expectContract('downloadItemFile', res);
     }
   });

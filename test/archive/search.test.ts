@@ -103,7 +103,8 @@ describe('archive scrape', () => {
     for (const q of ['title:"open', '(a OR b', 'year:[1 TO', '']) {
       const res = await scrape({ q });
       expect(res.statusCode, q).toBe(400);
-      expect(typeof (res.json() as { error: string }).error).toBe('string');
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.json()).toEqual({ error: expect.any(String), errorType: 'QueryError' });
     }
     expect((await scrape({ q: '*:*', cursor: 'bm9wZQ==' })).statusCode).toBe(400);
   });
@@ -129,6 +130,16 @@ describe('archive advancedsearch.php', () => {
     };
     for (const d of body.response.docs) expect(Array.isArray(d.collection)).toBe(true);
     expect((await advanced('q=(oops&output=json')).statusCode).toBe(400);
-    expect((await advanced('q=*:*&rows=100&page=200&output=json')).statusCode).toBe(400);
+    const deep = await advanced('q=*:*&rows=100&page=200&output=json');
+    expect(deep.statusCode).toBe(400);
+    // Solr's error answer echoes the parameters it read, as a 200 does.
+    expect(deep.json()).toEqual({
+      responseHeader: {
+        status: 400,
+        QTime: 0,
+        params: { query: '*:*', qin: '*:*', fields: '', wt: 'json', rows: '100', start: 19900 },
+      },
+      error: { msg: expect.stringContaining('10000'), code: 400 },
+    });
   });
 });

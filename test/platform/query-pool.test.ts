@@ -1,6 +1,7 @@
 // The query executor: answers from child processes, a budget that kills the process running an over-budget
 // statement, cheap queries answered beside expensive ones, and scenario stores queried the same way.
 import { EventEmitter, once } from 'node:events';
+import { getPriority } from 'node:os';
 import Database from '../../fixtures/lib/sqlite.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
@@ -10,7 +11,8 @@ import { buildScenario, openScenario } from '../../src/scenarios/build.js';
 
 const store = FixtureStore.open(resolveConfig({}).dataDir);
 const killed = new EventEmitter();
-const pool = new QueryPool({ size: 2, slowMs: 20 }, { killed: (pid) => killed.emit('killed', pid) });
+// Room for more slow jobs than the tests start: the cheap query may itself count as slow on a busy machine.
+const pool = new QueryPool({ size: 2, slowMs: 20, maxSlow: 8 }, { killed: (pid) => killed.emit('killed', pid) });
 afterAll(async () => {
   await pool.close();
   store.close();
@@ -92,6 +94,26 @@ describe('QueryPool', () => {
     expect(await first).toBeInstanceOf(WorkBudgetError);
     await pool.close();
     for (const h of heavy) expect(await h).toBeInstanceOf(WorkBudgetError);
+  });
+
+  it('lowers a slow job to the lowest CPU priority, and answers one slow job beyond maxSlow busy at once', async () => {
+    const narrow = new QueryPool({ size: 1, slowMs: 300, maxSlow: 1 });
+    try {
+      await narrow.run(store, [{ op: 'pluckGet', sql: 'SELECT 1', params: [] }], 30_000);
+      const first = narrow.run(store, [ENDLESS], 60_000).catch((e: unknown) => e);
+      await waitFor(() => narrow.pids.some((pid) => getPriority(pid) === 19));
+      const second = await narrow.run(store, [ENDLESS], 60_000).catch((e: unknown) => e);
+      expect(second).toBeInstanceOf(WorkBudgetError);
+      // Busy (503 with Retry-After), not "too long": the server refused it, long before its budget ran out.
+      expect((second as WorkBudgetError).started).toBe(false);
+      expect((second as Error).message).toMatch(/more than 1 slow/);
+      // Cheap work still runs beside the one slow job, at the server's priority.
+      expect(await narrow.run(store, [{ op: 'pluckGet', sql: 'SELECT 6 * 7', params: [] }], 60_000)).toEqual([42]);
+      await narrow.close();
+      expect(await first).toBeInstanceOf(WorkBudgetError);
+    } finally {
+      await narrow.close();
+    }
   });
 
   it('queries a scenario store from its own file, off the event loop', async () => {

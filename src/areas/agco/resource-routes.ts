@@ -50,10 +50,17 @@ function field(body: unknown, name: string): unknown {
   return key === undefined ? undefined : (body as Record<string, unknown>)[key];
 }
 
-export async function resourceRoutes(app: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
-  const security = [{ agcoBearer: [] }];
-  const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema };
+const security = [{ agcoBearer: [] }];
+const errors = { 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema };
 
+export async function resourceRoutes(app: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
+  definitionRoute(app, opts);
+  languageRoutes(app);
+  authenticationRoutes(app, opts);
+}
+
+/** StringDefinitions_GetDefinition: the list operation's filter, narrowed to one id. */
+function definitionRoute(app: FastifyInstance, opts: AreaPluginOptions): void {
   app.get(
     '/api/v2/StringDefinitions/:ID',
     {
@@ -84,7 +91,10 @@ export async function resourceRoutes(app: FastifyInstance, opts: AreaPluginOptio
       return reply.type(JSON_TYPE).send(page.entities[0]);
     },
   );
+}
 
+/** Languages_GetLanguages and Languages_GetLanguage. */
+function languageRoutes(app: FastifyInstance): void {
   app.get(
     '/api/v2/Languages',
     {
@@ -144,7 +154,10 @@ export async function resourceRoutes(app: FastifyInstance, opts: AreaPluginOptio
       return sendJson(reply, language(row));
     },
   );
+}
 
+/** Authentication_Default (sign-in) and Authentication_IsAlive: both answered without a token. */
+function authenticationRoutes(app: FastifyInstance, opts: AreaPluginOptions): void {
   app.post(
     '/api/v2/Authentication',
     {

@@ -1,4 +1,4 @@
-// GET /api/v2/StringDefinitions: schema, auth, thin handler, and the area's own 404 and error handling.
+// GET /api/v2/StringDefinitions: schema, auth, thin handler. Errors are thrown as AgcoError; the area's formatError writes them.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';

@@ -72,7 +72,21 @@ function groupName(request: FastifyRequest): string {
   return (request.params as { distribution_group_name: string }).distribution_group_name;
 }
 
+/** The group named in the path, in an app the caller may see; 404 naming it when the app has none such. */
+function inGroup<T>(req: FastifyRequest, read: (appId: number, name: string) => T | undefined): T {
+  const found = read(appAccess(req).appId, groupName(req));
+  if (found === undefined) throw new AppCenterError(404, `Distribution group ${groupName(req)} was not found`);
+  return found;
+}
+
 export async function directoryRoutes(app: FastifyInstance): Promise<void> {
+  userAndAppRoutes(app);
+  groupRoutes(app);
+  releaseRoutes(app);
+}
+
+/** users_get, apps_list and apps_get: who the caller is and what it may see. */
+function userAndAppRoutes(app: FastifyInstance): void {
   app.get('/v0.1/user', schema('users_get', 'The caller’s user profile.', undefined, AnyObject), async (req, reply) =>
     send(reply, userProfile(req.store, caller(req))),
   );
@@ -96,7 +110,10 @@ export async function directoryRoutes(app: FastifyInstance): Promise<void> {
       return send(reply, appOf(req.store, userId, appId));
     },
   );
+}
 
+/** distributionGroups_list, distributionGroups_get, distributionGroups_listUsers, releases_listByDistributionGroup. */
+function groupRoutes(app: FastifyInstance): void {
   app.get(
     '/v0.1/apps/:owner_name/:app_name/distribution_groups',
     schema(
@@ -107,12 +124,6 @@ export async function directoryRoutes(app: FastifyInstance): Promise<void> {
     ),
     async (req, reply) => send(reply, groupsOf(req.store, appAccess(req).appId)),
   );
-
-  const inGroup = <T>(req: FastifyRequest, read: (appId: number, name: string) => T | undefined): T => {
-    const found = read(appAccess(req).appId, groupName(req));
-    if (found === undefined) throw new AppCenterError(404, `Distribution group ${groupName(req)} was not found`);
-    return found;
-  };
 
   app.get(
     '/v0.1/apps/:owner_name/:app_name/distribution_groups/:distribution_group_name',
@@ -153,7 +164,10 @@ export async function directoryRoutes(app: FastifyInstance): Promise<void> {
         inGroup(req, (a, n) => groupReleases(req.store, a, n)),
       ),
   );
+}
 
+/** releases_listLatest and releases_getLatestByUser (one release by id, or `latest`). */
+function releaseRoutes(app: FastifyInstance): void {
   app.get(
     '/v0.1/apps/:owner_name/:app_name/recent_releases',
     schema(

@@ -1,8 +1,30 @@
-// archive.org's HTML error pages: nginx's built-in pages on the data nodes, IA's own 403 and maintenance pages.
+// The archive area's one error path: archive.org's HTML error pages (nginx's built-in pages on the data nodes,
+// IA's own 403 and maintenance pages), and the JSON errors of its search APIs.
 import { STATUS_CODES } from 'node:http';
-import type { FastifyReply } from 'fastify';
+import type { ErrorAnswer, ErrorContext } from '../../platform/area.js';
+import { HttpError } from '../../platform/http/error-types.js';
 
-export const HTML = 'text/html; charset=utf-8';
+const HTML = 'text/html; charset=utf-8';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** An archive.org error; `formatArchiveError` writes it. */
+export class ArchiveError extends HttpError {
+  constructor(
+    status: number,
+    message: string = STATUS_CODES[status] ?? 'Error',
+    /** Headers the error page goes with (Content-Range on a 416). */
+    readonly headers: Record<string, string> = {},
+    /** advancedsearch's echo of the parameters it read, for Solr's responseHeader. */
+    readonly params: Record<string, unknown> = {},
+  ) {
+    super(status, message);
+  }
+
+  // A 503 here is the item's state (unavailable) or an unreadable file, not a busy server to retry at once.
+  override get busy(): boolean {
+    return false;
+  }
+}
 
 // nginx writes its built-in pages with CRLF line ends.
 function nginxPage(status: number): string {
@@ -45,11 +67,27 @@ const MAINTENANCE = `<!DOCTYPE html>
 </html>
 `;
 
-export function errorPage(status: number): string {
+function errorPage(status: number): string {
   return status === 403 ? FORBIDDEN : status === 503 ? MAINTENANCE : nginxPage(status);
 }
 
-/** Answers with the HTML page archive.org shows for this status. */
-export function sendErrorPage(reply: FastifyReply, status: number, headers: Record<string, string> = {}): FastifyReply {
-  return reply.code(status).headers(headers).type(HTML).send(errorPage(status));
+/**
+ * archive.org's pages carry no message: the status picks the page. Its search APIs answer 4xx in JSON:
+ * the scrape API {error, errorType}, advancedsearch Solr's {responseHeader, error: {msg, code}}.
+ */
+export function formatArchiveError({ status, message, request, cause }: ErrorContext): ErrorAnswer {
+  // Requests refused before routing (client-errors.ts) come without route options.
+  const operation = request.routeOptions?.schema?.operationId;
+  const text = message ?? STATUS_CODES[status] ?? 'Error';
+  const own = cause instanceof ArchiveError ? cause : undefined;
+  if (status < 500 && (operation === 'scrapeSearch' || operation === 'scrapeSearchPost'))
+    return { contentType: JSON_TYPE, body: JSON.stringify({ error: text, errorType: 'QueryError' }) };
+  if (status < 500 && operation === 'advancedSearch') {
+    const body = {
+      responseHeader: { status, QTime: 0, params: own?.params ?? {} },
+      error: { msg: text, code: status },
+    };
+    return { contentType: JSON_TYPE, body: JSON.stringify(body) };
+  }
+  return { contentType: HTML, body: errorPage(status), ...(own ? { headers: own.headers } : {}) };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import send from '@fastify/send';
-import { sendErrorPage } from './errors.js';
+import { ArchiveError } from './errors.js';
 import type { FileRow } from './queries.js';
 
 // nginx's conf/mime.types (the data nodes run nginx/1.24) for the extensions archive.org items carry, plus IA's
@@ -105,7 +105,7 @@ export async function sendItemFile(
 ): Promise<FastifyReply> {
   // Defence in depth: names come from the item's file list, and must still resolve inside its folder.
   const full = path.resolve(itemDir, file.name);
-  if (!full.startsWith(itemDir + path.sep)) return sendErrorPage(reply, 404);
+  if (!full.startsWith(itemDir + path.sep)) throw new ArchiveError(404);
   const encoded = file.name.split('/').map(encodeURIComponent).join('/');
   const etag = etagFor(file);
   const result = await send(headersForSend(request, file, etag), encoded, { ...SEND_OPTIONS, root: itemDir });
@@ -113,14 +113,16 @@ export async function sendItemFile(
   if (result.type === 'error') {
     result.stream.destroy();
     const status = result.statusCode;
-    if (status === 416)
-      return sendErrorPage(reply, 416, { 'content-range': result.headers['Content-Range'] ?? `bytes */${file.size}` });
-    if (status === 412) return sendErrorPage(reply, 412);
+    if (status === 416) {
+      const range = result.headers['Content-Range'] ?? `bytes */${file.size}`;
+      throw new ArchiveError(416, undefined, { 'content-range': range });
+    }
+    if (status === 412) throw new ArchiveError(412);
     if (status >= 500) {
       request.log.error({ err: result.metadata.error, file: file.name }, 'archive file could not be read');
-      return sendErrorPage(reply, 503);
+      throw new ArchiveError(503);
     }
-    return sendErrorPage(reply, 404);
+    throw new ArchiveError(404);
   }
   const headers: Record<string, string | number> = { ...result.headers, ETag: etag };
   if (result.statusCode !== 304) headers['Content-Type'] = contentTypeFor(file.name);

@@ -1,10 +1,18 @@
 // /metadata and /download as archive.org answers them, plus the data-node path used in redirect mode.
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { SwaggerTransform } from '@fastify/swagger';
 import type { AreaPluginOptions } from '../../platform/area.js';
-import { sendErrorPage } from './errors.js';
+import { ArchiveError } from './errors.js';
 import { searchRoutes } from './search-routes.js';
 import { sendItemFile } from './files.js';
 import { dataNodeOf, ensureFileOnDisk, itemRecordJson, recordPath, resolveDownload, type FileRow } from './queries.js';
@@ -66,20 +74,36 @@ const FILE_RESPONSE_SCHEMA = {
   response: DownloadResponses,
 };
 
+type ArchiveApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** Writes the item's file to disk when it is not there yet, then streams it. */
+function sendFile(request: FastifyRequest, reply: FastifyReply, identifier: string, file: FileRow) {
+  const dir = path.join(request.store.filesDir, 'archive', identifier);
+  ensureFileOnDisk(request.store, identifier, dir, file);
+  return sendItemFile(request, reply, dir, file);
+}
+
+function serveDownload(request: FastifyRequest, reply: FastifyReply, identifier: string, name: string) {
+  const found = resolveDownload(request.store, identifier, name);
+  if (!found.ok) throw new ArchiveError(found.status);
+  return sendFile(request, reply, identifier, found.file);
+}
+
 export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  const { config } = opts;
   await searchRoutes(app);
-  // '' when the area has its own port, '/archive' on the shared one.
-  const prefix = app.prefix;
-  const itemDir = (request: FastifyRequest, identifier: string) =>
-    path.join(request.store.filesDir, 'archive', identifier);
-  const send = (request: FastifyRequest, reply: FastifyReply, identifier: string, file: FileRow) => {
-    const dir = itemDir(request, identifier);
-    ensureFileOnDisk(request.store, identifier, dir, file);
-    return sendItemFile(request, reply, dir, file);
-  };
+  metadataRoutes(app);
+  downloadRoutes(app, opts);
+}
 
+/** getItemMetadata and getItemMetadataPath: records are stored as JSON text, ready to send. */
+function metadataRoutes(app: ArchiveApp): void {
   app.get(
     '/metadata/:identifier',
     {
@@ -120,13 +144,12 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
       return sendJsonText(reply, found === null ? '{}' : JSON.stringify(found));
     },
   );
+}
 
-  const serve = async (request: FastifyRequest, reply: FastifyReply, identifier: string, name: string) => {
-    const found = resolveDownload(request.store, identifier, name);
-    if (!found.ok) return sendErrorPage(reply, found.status);
-    return send(request, reply, identifier, found.file);
-  };
-
+/** downloadItemFile (or its redirect) and downloadItemFileFromDataNode, the redirect's target. */
+function downloadRoutes(app: ArchiveApp, { config }: AreaPluginOptions): void {
+  // '' when the area has its own port, '/archive' on the shared one.
+  const prefix = app.prefix;
   app.get(
     '/download/:identifier/*',
     {
@@ -144,10 +167,10 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
     },
     async (request, reply) => {
       const { identifier, '*': name } = request.params;
-      if (!config.archiveRedirect) return serve(request, reply, identifier, name);
+      if (!config.archiveRedirect) return serveDownload(request, reply, identifier, name);
       const found = resolveDownload(request.store, identifier, name);
       // Like the front end: the data node itself refuses dark items, so those are redirected too.
-      if (!found.ok && found.status !== 403) return sendErrorPage(reply, found.status);
+      if (!found.ok && found.status !== 403) throw new ArchiveError(found.status);
       const node = found.item!.node;
       const nodePath = `/${node}/items/${encodeURIComponent(identifier)}/${encodeName(name)}`;
       // Under archive.org's own name the hop goes to the item's data node, https://{server}{dir}/{file},
@@ -176,9 +199,9 @@ export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginO
       const { node, identifier, '*': name } = request.params;
       const found = resolveDownload(request.store, identifier, name);
       // An item lives on one node directory only; elsewhere it does not exist.
-      if (found.item && String(found.item.node) !== node) return sendErrorPage(reply, 404);
-      if (!found.ok) return sendErrorPage(reply, found.status);
-      return send(request, reply, identifier, found.file);
+      if (found.item && String(found.item.node) !== node) throw new ArchiveError(404);
+      if (!found.ok) throw new ArchiveError(found.status);
+      return sendFile(request, reply, identifier, found.file);
     },
   );
 }

@@ -1,6 +1,7 @@
 // archive.org's search APIs (https://archive.org/help/aboutsearch.htm): the scraping API and advanced search.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { ArchiveError } from './errors.js';
 import { QuerySyntaxError } from './search-query.js';
 import { SCRAPE_MAX, SCRAPE_MIN, find, parseSorts, pick, scrape } from './search.js';
 
@@ -77,10 +78,7 @@ function scrapeHandler(request: FastifyRequest, reply: FastifyReply) {
     return reply.type(JSON_TYPE).send(JSON.stringify(body));
   } catch (err) {
     if (!(err instanceof QuerySyntaxError)) throw err;
-    return reply
-      .code(400)
-      .type(JSON_TYPE)
-      .send(JSON.stringify({ error: err.message, errorType: 'QueryError' }));
+    throw new ArchiveError(400, err.message);
   }
 }
 
@@ -107,8 +105,7 @@ function advancedHandler(request: FastifyRequest, reply: FastifyReply) {
     return reply.type(JSON_TYPE).send(JSON.stringify(body));
   } catch (err) {
     if (!(err instanceof QuerySyntaxError)) throw err;
-    const body = { responseHeader: { status: 400, QTime: 0, params }, error: { msg: err.message, code: 400 } };
-    return reply.code(400).type(JSON_TYPE).send(JSON.stringify(body));
+    throw new ArchiveError(400, err.message, {}, params);
   }
 }
 

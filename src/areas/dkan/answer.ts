@@ -24,7 +24,8 @@ export interface AnswerInput {
 
 export interface AnswerOutput {
   contentType: string;
-  body: string;
+  /** Bytes (JSON answers: sent through the executor's channel and to the client without a copy to text). */
+  body: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -66,9 +67,13 @@ function jsonAnswer(store: FixtureStore, q: DkanQuery): AnswerOutput {
   const caches = cachesOf(store);
   const page = rankedAnswer(store, q);
   const plan = planQuery(q, page?.rows);
-  let body = '{';
-  if (q.results)
-    body += `"results":${runSteps(store, [{ op: 'pluckGet', sql: plan.rowsSql, params: plan.rowsParams }])[0] as string},`;
+  let results: Buffer | null = null;
+  if (q.results) {
+    // As bytes: better-sqlite3 makes a JS string of a long text far more slowly than a Buffer of the same bytes.
+    const sql = `SELECT CAST((${plan.rowsSql}) AS BLOB)`;
+    results = runSteps(store, [{ op: 'pluckGet', sql, params: plan.rowsParams }])[0] as Buffer;
+  }
+  let body = '';
   if (q.count) {
     let count = page?.count ?? caches.counts.get(countKey(plan));
     if (count === undefined) {
@@ -87,8 +92,12 @@ function jsonAnswer(store: FixtureStore, q: DkanQuery): AnswerOutput {
     body += `"schema":${schema},`;
   }
   body += `"query":${JSON.stringify(q.echo)}}`;
-  return { contentType: JSON_TYPE, body };
+  if (!results) return { contentType: JSON_TYPE, body: `{${body}` };
+  return { contentType: JSON_TYPE, body: Buffer.concat([RESULTS_OPEN, results, COMMA, Buffer.from(body)]) };
 }
+
+const RESULTS_OPEN = Buffer.from('{"results":');
+const COMMA = Buffer.from(',');
 
 /** No resource named on /datastore/query: DKAN's Query service answers nothing found. */
 export function emptyAnswer(q: DkanQuery, echo: string): AnswerOutput {

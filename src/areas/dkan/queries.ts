@@ -56,9 +56,11 @@ export async function runQuery(
     q.sources.length === 0
       ? emptyAnswer(q, JSON.stringify(q.echo))
       : await underBudget(pool.runTask(store, 'dkan:answer', input, config.queryTimeout));
+  const body = out.body;
   return {
     contentType: out.contentType,
-    body: Buffer.from(out.body),
+    // The executor's bytes arrive as a Uint8Array: a Buffer over the same memory, not a copy.
+    body: typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength),
     ...(out.headers ? { headers: out.headers } : {}),
   };
 }

@@ -11,16 +11,32 @@ import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
 import type { Condition, ConditionGroup, DkanQuery } from './parse.js';
 import { conditionSql } from './sql.js';
 
-interface RankedColumn {
-  /** Dense rank (1-based, SQL order) of each row's value, indexed by record_number. */
-  ranks: Uint32Array;
-  distinct: number;
-  /** The dictionary table: one row per rank, the column under its own name. */
-  dict: string;
+/** One column's ranks, read from the database the first time a query uses the column. */
+class RankedColumn {
+  #ranks: Uint32Array | null = null;
   /** Row numbers in (rank, record_number) order, made on first use. */
   order?: Uint32Array;
   /** Where each rank's rows start in `order` (rank r: starts[r] to starts[r + 1]), made with it. */
   starts?: Uint32Array;
+
+  constructor(
+    private readonly read: () => Buffer,
+    /** How many distinct values (ranks) the column has. */
+    readonly distinct: number,
+    /** The dictionary table: one row per rank, the column under its own name. */
+    readonly dict: string,
+  ) {}
+
+  /** Dense rank (1-based, SQL order) of each row's value, indexed by record_number. */
+  get ranks(): Uint32Array {
+    if (this.#ranks) return this.#ranks;
+    const blob = this.read();
+    // Copied into an aligned buffer of its own: the blob's Buffer may sit at any offset of a shared pool.
+    const ranks = new Uint32Array(blob.byteLength / 4);
+    Buffer.from(ranks.buffer).set(blob);
+    this.#ranks = ranks;
+    return ranks;
+  }
 }
 
 export interface RankedResource {
@@ -28,20 +44,22 @@ export interface RankedResource {
   columns: Map<string, RankedColumn>;
 }
 
-/** The rank arrays of a resource, or null when the database has none for one of its columns. */
+/**
+ * The rank arrays of a resource, or null when the database has none for one of its columns. A column's
+ * array is read when a query first filters or sorts on it: a new query process pays only for what it uses.
+ */
 export function rankedResource(store: FixtureStore, resource: Resource): RankedResource | null {
   return store.memo(`dkan:ranked:${resource.distributionId}`, () => {
     const rows = store
-      .prepare('SELECT name, distinct_values AS n, ranks FROM dkan_ranks WHERE distribution_id = ?')
-      .all(resource.distributionId) as { name: string; n: number; ranks: Buffer }[];
+      .prepare('SELECT name, distinct_values AS n FROM dkan_ranks WHERE distribution_id = ?')
+      .all(resource.distributionId) as { name: string; n: number }[];
     if (rows.length === 0) return null;
+    const blob = store.prepare('SELECT ranks FROM dkan_ranks WHERE distribution_id = ? AND name = ?');
     const columns = new Map<string, RankedColumn>();
     for (const r of rows) {
-      // Copied into an aligned buffer of its own: the blob's Buffer may sit at any offset of a shared pool.
-      const ranks = new Uint32Array(r.ranks.byteLength / 4);
-      Buffer.from(ranks.buffer).set(r.ranks);
       const position = resource.columns.findIndex((c) => c.name === r.name);
-      columns.set(r.name, { ranks, distinct: r.n, dict: `${resource.table}_d${position}` });
+      const read = () => blob.pluck(true).get(resource.distributionId, r.name) as Buffer;
+      columns.set(r.name, new RankedColumn(read, r.n, `${resource.table}_d${position}`));
     }
     return { rows: resource.rows, columns };
   });

@@ -6,6 +6,7 @@ import type { AreaDefinition } from '../area.js';
 import type { JournalFilter } from '../controls/journal.js';
 import { scenarioRoutes } from '../../scenarios/routes.js';
 import { type DashboardStubs, dashboardApi } from '../dashboard/api.js';
+import { MockyardErrorSchema } from '../http/mockyard-errors.js';
 
 export interface AdminRoutesOptions {
   areas: readonly AreaDefinition[];
@@ -52,8 +53,6 @@ export const JournalEntrySchema = Type.Object({
   }),
 });
 
-const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
-
 function filterSchema(areas: readonly AreaDefinition[], withLimit: boolean) {
   return Type.Object({
     area: Type.Optional(Type.Union(areas.map((a) => Type.Literal(a.name)))),
@@ -78,14 +77,25 @@ function filterSchema(areas: readonly AreaDefinition[], withLimit: boolean) {
   });
 }
 
+type Security = { mockyardAdmin: never[] }[] | undefined;
+const unauthorized = { 401: MockyardErrorSchema };
+
 export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOptions): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { runtime, config } = root;
-  const unauthorized = { 401: ErrorSchema };
-  const security = config.adminToken !== null ? [{ mockyardAdmin: [] }] : undefined;
+  const security: Security = root.config.adminToken !== null ? [{ mockyardAdmin: [] }] : undefined;
 
   if (opts.tokenGuard) app.addHook('onRequest', opts.tokenGuard);
+  journalRoutes(root, opts.areas, security);
+  resetRoute(root, security);
+  // Inside this plugin, so the admin switch and token apply to them too.
+  await app.register(scenarioRoutes, { security });
+  await app.register(dashboardApi, { areas: opts.areas, security, stubs: opts.stubs });
+}
 
+/** mockyard_requests_list, mockyard_requests_count and mockyard_requests_clear: the request journal. */
+function journalRoutes(root: FastifyInstance, areas: readonly AreaDefinition[], security: Security): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const { runtime, config } = root;
   app.get(
     '/requests',
     {
@@ -94,7 +104,7 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
         tags: ['mockyard'],
         summary: 'Recent area requests, newest first',
         description: `The journal keeps the last ${config.journalSize} area requests (--journal-size).`,
-        querystring: filterSchema(opts.areas, true),
+        querystring: filterSchema(areas, true),
         security,
         response: {
           200: Type.Object({
@@ -119,7 +129,7 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
         operationId: 'mockyard_requests_count',
         tags: ['mockyard'],
         summary: 'How many journaled area requests match the filters',
-        querystring: filterSchema(opts.areas, false),
+        querystring: filterSchema(areas, false),
         security,
         response: { 200: Type.Object({ count: Type.Integer() }), ...unauthorized },
       },
@@ -140,7 +150,12 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
     },
     async () => ({ cleared: runtime.journal.clear() }),
   );
+}
 
+/** mockyard_reset: every runtime state back to the start. */
+function resetRoute(root: FastifyInstance, security: Security): void {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const { runtime } = root;
   app.post(
     '/reset',
     {
@@ -157,10 +172,6 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
     },
     async () => ({ status: 'reset' as const, ...runtime.reset() }),
   );
-
-  // Inside this plugin, so the admin switch and token apply to them too.
-  await app.register(scenarioRoutes, { security });
-  await app.register(dashboardApi, { areas: opts.areas, security, stubs: opts.stubs });
 }
 
 export type JournalEntryDto = Static<typeof JournalEntrySchema>;

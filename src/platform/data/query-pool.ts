@@ -1,27 +1,17 @@
 // The query executor: every DKAN query and AGCO search, on any store, runs in a few child processes with
 // read-only connections, under one work budget per request (--query-timeout). See docs/queries.md.
 import { type ChildProcess, fork } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { availableParallelism, setPriority } from 'node:os';
 import { TASKS, type TaskInput, type TaskName, type TaskResult } from '../../query-tasks.js';
 import type { FixtureStore } from './fixture-store.js';
 import { queryChildScript } from './query-child-script.js';
 import type { Step } from './steps.js';
+import { WorkBudgetError } from './work-budget-error.js';
 
 export type { Step, StepOp } from './steps.js';
+export { WorkBudgetError } from './work-budget-error.js';
 export { runSteps } from './steps.js';
-
-/**
- * The request's time ran out. `started` tells whether its SQL was running (the query itself is too
- * expensive: a client error) or still waiting for a free process (the server is busy: try again).
- */
-export class WorkBudgetError extends Error {
-  constructor(
-    readonly budgetMs: number,
-    readonly started: boolean,
-  ) {
-    super(started ? `query ran longer than ${budgetMs} ms` : `no query process became free within ${budgetMs} ms`);
-  }
-}
 
 interface Job {
   id: number;
@@ -36,6 +26,8 @@ interface Job {
   /** One deadline from arrival: waiting for a process and running share the budget. */
   timer: NodeJS.Timeout;
   startedAt?: number;
+  /** CPU time (ms) its process had used when the job started, where the OS tells (Linux). */
+  cpuAtStart?: number | null;
   /** Set once the job runs longer than `slowMs`: it no longer holds one of the `size` places. */
   slow: boolean;
   slowTimer?: NodeJS.Timeout;
@@ -45,7 +37,13 @@ interface Slot {
   child: ChildProcess;
   ready: boolean;
   job: Job | null;
+  /** The process runs at the slow jobs' CPU priority (it ran one that turned slow). */
+  demoted: boolean;
 }
+
+/** CPU priorities (nice): new jobs as the server itself, jobs known to be slow far below (see docs/queries.md). */
+const FAST_NICE = 0;
+const SLOW_NICE = 19;
 
 type Reply =
   | { ready: true }
@@ -54,9 +52,11 @@ type Reply =
 export interface QueryPoolOptions {
   /** Jobs that run at once while none is slow; default: the machine's cores, at least 2 and at most 4. */
   size?: number;
-  /** How long a job runs before it counts as slow and another process may start beside it (default 100 ms). */
+  /** How long a job runs before it counts as slow: it then yields the CPU and its place (default 100 ms). */
   slowMs?: number;
-  /** At most this many processes in all, slow jobs included (default size + 4). */
+  /** Slow jobs that may run at once; one more that turns slow is stopped and answered busy (default: size). */
+  maxSlow?: number;
+  /** At most this many processes in all (default size + maxSlow + 1: a job beside all of them gets one). */
   maxProcesses?: number;
 }
 
@@ -73,14 +73,19 @@ export interface QueryPoolEvents {
  * a worker thread that is terminated keeps running its statement, so a job over budget is stopped by
  * SIGKILL of its process: it uses no CPU after that, and a new process takes its place on demand.
  *
- * `size` jobs run at once; a job that has run `slowMs` stops counting against that, so cheap queries keep
- * getting a process while a few expensive ones finish or are killed (up to `maxProcesses` in all).
+ * `size` jobs run at once at the server's CPU priority. A job that has run `slowMs` is slow: its process drops
+ * to the lowest priority and no longer counts against `size`, so new (mostly cheap) queries keep getting a
+ * process and the CPU while up to `maxSlow` slow ones finish or run out of budget. A job that turns slow
+ * beyond `maxSlow` is stopped at once and answered busy, rather than starving the rest.
  */
 export class QueryPool {
   readonly size: number;
   readonly slowMs: number;
+  readonly maxSlow: number;
   readonly maxProcesses: number;
   #slots: Slot[] = [];
+  /** Stores recently queried: a new process opens them before its first job. */
+  #recent = new Map<string, string>();
   #queue: Job[] = [];
   #nextId = 1;
   #closed = false;
@@ -91,7 +96,8 @@ export class QueryPool {
   constructor(options: QueryPoolOptions = {}, events: QueryPoolEvents = {}) {
     this.size = options.size ?? Math.min(4, Math.max(2, availableParallelism()));
     this.slowMs = options.slowMs ?? 100;
-    this.maxProcesses = Math.max(this.size, options.maxProcesses ?? this.size + 4);
+    this.maxSlow = options.maxSlow ?? this.size;
+    this.maxProcesses = Math.max(1, options.maxProcesses ?? this.size + this.maxSlow + 1);
     this.#events = events;
   }
 
@@ -133,6 +139,7 @@ export class QueryPool {
         slow: false,
         timer: setTimeout(() => this.#expire(job), budgetMs),
       };
+      this.#remember(job.path, job.fingerprint);
       this.#queue.push(job);
       this.#dispatch();
     });
@@ -157,7 +164,7 @@ export class QueryPool {
     // An idle executor does not keep the server's process alive.
     child.unref();
     child.channel?.unref();
-    const slot: Slot = { child, ready: false, job: null };
+    const slot: Slot = { child, ready: false, job: null, demoted: false };
     child.on('message', (msg: Reply) => this.#onReply(slot, msg));
     child.on('exit', () => this.#onExit(slot));
     child.on('error', () => this.#onExit(slot));
@@ -168,12 +175,15 @@ export class QueryPool {
   #onReply(slot: Slot, msg: Reply): void {
     if ('ready' in msg) {
       slot.ready = true;
+      // Its connections open before its first job: a spare answers as fast as a process that served before.
+      slot.child.send({ warm: [...this.#recent] });
       this.#dispatch();
       return;
     }
     const job = slot.job;
     if (!job || job.id !== msg.id) return;
     this.#finish(slot, job);
+    if (slot.demoted) this.#promote(slot);
     if (msg.stale) {
       // The file on disk is a newer generation already: the request's own (older) store answers it.
       settle(job, () => runInline(job.store, job.task, job.input as never));
@@ -182,10 +192,23 @@ export class QueryPool {
     } else {
       job.resolve(msg.result);
     }
-    // More processes than `size` are there for slow jobs only: one that is idle again goes (one spare stays).
-    const idle = this.#slots.filter((s) => s.job === null).length;
-    if (this.#slots.length > this.size && idle > 1 && this.#queue.length === 0) this.#stop(slot);
     this.#dispatch();
+  }
+
+  /** Back to the server's priority after a slow job; where the OS does not allow that, the process goes. */
+  #promote(slot: Slot): void {
+    try {
+      setPriority(slot.child.pid!, FAST_NICE);
+      slot.demoted = false;
+    } catch {
+      this.#stop(slot);
+    }
+  }
+
+  #remember(path: string, fingerprint: string): void {
+    this.#recent.delete(path);
+    this.#recent.set(path, fingerprint);
+    for (const p of this.#recent.keys()) if (this.#recent.size > 4) this.#recent.delete(p);
   }
 
   #onExit(slot: Slot): void {
@@ -214,8 +237,9 @@ export class QueryPool {
   }
 
   /**
-   * Starts `size` processes now, and from then on keeps one idle process ready beside the busy ones: a
-   * query never waits for a process to start, not even after a kill. Servers call it once they listen.
+   * Starts all `maxProcesses` processes now and keeps them (a killed one is replaced at once): every place a
+   * job can have, slow jobs included, has a process ready, so no query waits for one to start (a start costs
+   * a quarter of a second of CPU, seconds on a busy machine). Servers call it once they listen.
    */
   prestart(): void {
     this.#warm = true;
@@ -224,9 +248,7 @@ export class QueryPool {
 
   #replenish(): void {
     if (this.#closed || !this.#warm) return;
-    const idle = this.#slots.filter((s) => s.job === null).length;
-    let missing = Math.max(this.size - this.#slots.length, idle === 0 ? 1 : 0);
-    while (missing-- > 0 && this.#slots.length < this.maxProcesses) this.#spawn();
+    while (this.#slots.length < this.maxProcesses) this.#spawn();
   }
 
   #dispatch(): void {
@@ -248,14 +270,48 @@ export class QueryPool {
       const job = this.#queue.shift()!;
       slot.job = job;
       job.startedAt = performance.now();
+      job.cpuAtStart = cpuMs(slot.child.pid);
       // A job in flight keeps this process alive until its answer arrives.
       slot.child.channel?.ref();
-      job.slowTimer = setTimeout(() => {
-        job.slow = true;
-        this.#dispatch();
-      }, this.slowMs);
+      job.slowTimer = setTimeout(() => this.#turnSlow(slot, job), this.slowMs);
       slot.child.send({ id: job.id, path: job.path, fingerprint: job.fingerprint, task: job.task, input: job.input });
     }
+  }
+
+  /**
+   * The job has run `slowMs`: its process drops to the lowest CPU priority and its place goes to the next
+   * job. Beyond `maxSlow` slow jobs it is stopped instead and answered busy (503 with Retry-After).
+   */
+  #turnSlow(slot: Slot, job: Job): void {
+    if (slot.job !== job) return;
+    const cpu = cpuMs(slot.child.pid);
+    if (cpu !== null && job.cpuAtStart != null && cpu - job.cpuAtStart < this.slowMs / 2) {
+      // Mostly waiting for a CPU (a busy machine), not expensive: it keeps its place and priority for now.
+      job.slowTimer = setTimeout(() => this.#turnSlow(slot, job), this.slowMs);
+      return;
+    }
+    job.slow = true;
+    if (this.#slots.filter((s) => s.job?.slow).length > this.maxSlow) {
+      this.#kill(slot, job, new WorkBudgetError(job.budgetMs, false, `more than ${this.maxSlow} slow queries at once`));
+      return;
+    }
+    try {
+      setPriority(slot.child.pid!, SLOW_NICE);
+      slot.demoted = true;
+    } catch {
+      // Not allowed here: it keeps its priority, and still its place goes to the next job.
+    }
+    this.#dispatch();
+  }
+
+  /** Stops a running job's process (the only way to stop a statement SQLite is running) and rejects the job. */
+  #kill(slot: Slot, job: Job, err: WorkBudgetError): void {
+    this.#finish(slot, job);
+    const pid = slot.child.pid;
+    this.#stop(slot);
+    if (pid !== undefined) this.#events.killed?.(pid);
+    job.reject(err);
+    this.#dispatch();
   }
 
   #expire(job: Job): void {
@@ -268,15 +324,9 @@ export class QueryPool {
     }
     const slot = this.#slots.find((s) => s.job === job);
     if (!slot) return;
-    this.#finish(slot, job);
     // Mostly spent waiting for a process: the server was busy, not the query too big.
     const started = performance.now() - job.startedAt! >= budgetMs / 2;
-    // The only way to stop a statement SQLite is running: its process goes, with its CPU time.
-    const pid = slot.child.pid;
-    this.#stop(slot);
-    if (pid !== undefined) this.#events.killed?.(pid);
-    job.reject(new WorkBudgetError(budgetMs, started));
-    this.#dispatch();
+    this.#kill(slot, job, new WorkBudgetError(budgetMs, started));
   }
 
   async close(): Promise<void> {
@@ -302,6 +352,19 @@ export class QueryPool {
         });
       }),
     );
+  }
+}
+
+/** CPU time (user + system, ms) a process has used, from /proc (Linux); null elsewhere or once it is gone. */
+function cpuMs(pid: number | undefined): number | null {
+  if (pid === undefined || process.platform !== 'linux') return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, in clock ticks of 10 ms (USER_HZ is 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
   }
 }
 

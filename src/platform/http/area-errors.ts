@@ -83,9 +83,9 @@ export async function areaScope(
   scope.setNotFoundHandler((request, reply) => sendAreaError(area, request, reply, 404));
   scope.setErrorHandler((error: FastifyError, request, reply) => {
     const status = statusOf(error);
-    // A thrown 503 is a deliberate "busy, try again" (the query pool's work budget), not a failure.
+    // A thrown 503 is deliberate (the query pool's work budget, an unavailable item), not a failure.
     if (status === 503 && error instanceof HttpError) {
-      reply.header('retry-after', '1');
+      if (error.busy) reply.header('retry-after', '1');
       return sendAreaError(area, request, reply, status, error.message, error);
     }
     if (status >= 500) {

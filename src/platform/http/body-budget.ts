@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AreaDefinition } from '../area.js';
 import { sendAreaError } from './area-errors.js';
+import { sendMockyardError } from './mockyard-errors.js';
 
 /** Bytes of request bodies mockyard receives at once, counted by what each may grow to. */
 export const BODIES_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
@@ -30,7 +31,7 @@ export function installBodyBudget(
       reply.header('retry-after', '1');
       const area = areaOf(request.url);
       if (area) sendAreaError(area, request, reply, 503, message);
-      else void reply.code(503).send({ statusCode: 503, error: 'Service Unavailable', message });
+      else void sendMockyardError(reply, 503, message);
       return;
     }
     reserved += bytes;

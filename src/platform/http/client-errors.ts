@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../area.js';
+import { mockyardError } from './mockyard-errors.js';
 
 // Fastify types rawPacket as a JSON'd Buffer; at run time Node hands over the Buffer itself.
 type ClientError = Error & { code?: string; rawPacket?: unknown };
@@ -19,6 +20,11 @@ export function targetOf(raw: unknown): string | undefined {
   return m?.[1];
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** mockyard's own error body, as the plain answer where no area's shape applies. */
+const ownError = (status: number, message: string) => JSON.stringify(mockyardError(status, message));
+
 function write(socket: Socket, status: number, contentType: string, body: string | Buffer): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   socket.write(
@@ -30,7 +36,7 @@ function write(socket: Socket, status: number, contentType: string, body: string
 /**
  * Fastify's `clientErrorHandler`. Node gives the raw bytes of a request it could not parse
  * (`err.rawPacket`), but no request object: the area's formatter gets a minimal one with the URL and
- * no parameters. A timeout or an oversized header block keeps Fastify's plain answer (408, 431), as
+ * no parameters. A timeout or an oversized header block gets mockyard's own error (408, 431), as
  * before routing no area can be told apart reliably there.
  */
 export function clientErrorHandler(areaOf: (url: string) => AreaDefinition | undefined) {
@@ -46,14 +52,9 @@ export function clientErrorHandler(areaOf: (url: string) => AreaDefinition | und
       return;
     }
     if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      write(socket, 408, 'application/json', '{"error":"Request Timeout","message":"Client Timeout","statusCode":408}');
+      write(socket, 408, JSON_TYPE, ownError(408, 'Client Timeout'));
     } else if (err.code === 'HPE_HEADER_OVERFLOW') {
-      write(
-        socket,
-        431,
-        'application/json',
-        '{"error":"Request Header Fields Too Large","message":"Exceeded maximum allowed HTTP header size","statusCode":431}',
-      );
+      write(socket, 431, JSON_TYPE, ownError(431, 'Exceeded maximum allowed HTTP header size'));
     } else {
       const url = targetOf(err.rawPacket);
       const area = url === undefined ? undefined : areaOf(url);
@@ -73,8 +74,7 @@ export function clientErrorHandler(areaOf: (url: string) => AreaDefinition | und
           // A formatter that needs more of a request than the parser left: the plain answer below.
         }
       }
-      if (!sent)
-        write(socket, 400, 'application/json', '{"error":"Bad Request","message":"Client Error","statusCode":400}');
+      if (!sent) write(socket, 400, JSON_TYPE, ownError(400, 'Client Error'));
     }
     socket.destroy(err);
   };

@@ -8,4 +8,9 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
+
+  /** A thrown 503 means "busy, try again" (a work budget ran out), answered with Retry-After. */
+  get busy(): boolean {
+    return this.statusCode === 503;
+  }
 }

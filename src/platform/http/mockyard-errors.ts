@@ -2,6 +2,7 @@
 // Areas never use it for their answers; they write their real service's shape (area-errors.ts).
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
 
 export interface MockyardErrorBody {
   statusCode: number;
@@ -10,10 +11,26 @@ export interface MockyardErrorBody {
   message: string;
 }
 
+/** The body's schema, for the response schemas of mockyard's own routes. */
+export const MockyardErrorSchema = Type.Object({
+  statusCode: Type.Integer(),
+  error: Type.String(),
+  message: Type.String(),
+});
+
 export function mockyardError(status: number, message: string): MockyardErrorBody {
   return { statusCode: status, error: STATUS_CODES[status] ?? 'Error', message };
 }
 
-export function sendMockyardError(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(mockyardError(status, message));
+/** Sends mockyard's error body; `extra` adds fields after the three (a scenario's JSON pointer). */
+export function sendMockyardError(
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  extra: Record<string, unknown> = {},
+): FastifyReply {
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ ...mockyardError(status, message), ...extra });
 }
