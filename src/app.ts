@@ -209,7 +209,7 @@ async function registerRoutes(
     const tokenGuard = adminTokenGuard(config);
     const dashboard = stubsForDashboard(stubs, deps.runtime, { areaOf, only });
     await app.register(adminRoutes, { prefix: '/__mockyard', areas, tokenGuard, stubs: dashboard });
-    await app.register(wiremockAdmin, { prefix: '/__admin', stubs, areaOf, only, tokenGuard });
+    await app.register(wiremockAdmin, { prefix: '/__admin', ...deps.stubStep.options, tokenGuard });
   }
   // Requests with a body, and paths outside every area, reach the stubs once Fastify has their bytes.
   deps.stubStep.installBodyStep(app);

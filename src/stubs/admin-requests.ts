@@ -2,11 +2,13 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { AreaDefinition } from '../platform/area.js';
 import type { JournalRecord } from '../platform/controls/journal.js';
+import type { Scenarios } from '../scenarios/registry.js';
 import { isObject } from './errors.js';
-import { parseMapping, type RequestRule } from './mapping.js';
+import { parseMapping, type RequestRule, type Stub } from './mapping.js';
+import { distance, parsePattern } from './patterns.js';
 import { StubRequest, requestDistance, requestMatches } from './request.js';
 import { realView } from './plugin.js';
-import type { Stubs } from './world.js';
+import { type Stubs, timeSlicer } from './world.js';
 
 export interface AdminContext {
   stubs: Stubs;
@@ -14,6 +16,8 @@ export interface AdminContext {
   only?: AreaDefinition;
   /** The admin token check shared with /__mockyard (platform/admin/admin-guard.ts), or null without a token. */
   tokenGuard: onRequestHookHandler | null;
+  /** mockyard's scenarios: a recording can become one (admin-recordings.ts). */
+  scenarios: Scenarios;
 }
 
 /** A journal id as the UUID WireMock's clients expect for a request. */
@@ -75,13 +79,31 @@ export function patternOf(body: unknown): RequestRule {
   return parseMapping({ request: isObject(body) ? body : {} }, 0).request;
 }
 
+/** `fn` over every item, yielding the event loop whenever a time slice is used up (world.ts timeSlicer). */
+async function sliced<T, R>(items: readonly T[], fn: (item: T) => R): Promise<R[]> {
+  const tick = timeSlicer();
+  const out: R[] = [];
+  for (const item of items) {
+    const wait = tick();
+    if (wait) await wait;
+    out.push(fn(item));
+  }
+  return out;
+}
+
 /** Unmatched, as WireMock means it: no stub answered, and nothing else had an answer either (a 404). */
 const unmatched = (r: JournalRecord) => r.stubId === undefined && r.status === 404;
 
-export function requestRoutes(app: FastifyInstance, ctx: AdminContext): void {
-  const journal = app.runtime.journal;
-  const matching = (rule: RequestRule) => journal.records().filter((r) => requestMatches(rule, viewOf(ctx, r)));
+/** Whether a stub's `metadata` matches a pattern, as WireMock's find-by-metadata applies it to the metadata JSON. */
+export function metadataMatcher(body: unknown): (stub: Stub | undefined) => boolean {
+  const pattern = parsePattern(body, '');
+  return (stub) =>
+    stub !== undefined && isObject(stub.json.metadata) && distance(pattern, JSON.stringify(stub.json.metadata)) === 0;
+}
 
+/** Reading the journal: every serve event, one, unmatched ones and their near misses. */
+function listRoutes(app: FastifyInstance, ctx: AdminContext): void {
+  const journal = app.runtime.journal;
   app.get('/requests', async (request) => {
     const q = request.query as { limit?: string; since?: string };
     let records = journal.records();
@@ -97,17 +119,17 @@ export function requestRoutes(app: FastifyInstance, ctx: AdminContext): void {
       .map((r) => loggedRequest(app, ctx, r)),
   }));
   app.get('/requests/unmatched/near-misses', async () => ({
-    nearMisses: journal
-      .records()
-      .filter(unmatched)
-      .flatMap((r) =>
+    // Every mapping for every unmatched request: a slice at a time, so other clients are answered meanwhile.
+    nearMisses: (
+      await sliced(journal.records().filter(unmatched), (r) =>
         ctx.stubs.store.nearMisses(viewOf(ctx, r)).map((m) => ({
           request: loggedRequest(app, ctx, r),
           stubMapping: m.stub.json,
           matchResult: { distance: m.distance },
           misses: m.misses,
         })),
-      ),
+      )
+    ).flat(),
   }));
   app.get('/requests/:id', async (request, reply) => {
     const id = idOf((request.params as { id: string }).id);
@@ -115,32 +137,62 @@ export function requestRoutes(app: FastifyInstance, ctx: AdminContext): void {
     if (!r) return reply.code(404).send({ errors: [{ code: 40, title: 'Request not found' }] });
     return serveEvent(app, ctx, r);
   });
+}
+
+/** Verification (count, find) and removal by id, by request pattern or by the matched stub's metadata. */
+function verifyRoutes(app: FastifyInstance, ctx: AdminContext): void {
+  const journal = app.runtime.journal;
+  // The whole journal against one pattern (bodies included), a slice at a time.
+  const matching = async (rule: RequestRule) => {
+    const records = journal.records();
+    const hits = await sliced(records, (r) => requestMatches(rule, viewOf(ctx, r)));
+    return records.filter((_, i) => hits[i]);
+  };
+  const clear = async () => {
+    journal.clear();
+    return {};
+  };
   app.delete('/requests/:id', async (request) => {
     const id = idOf((request.params as { id: string }).id);
     journal.removeWhere((r) => r.id === id);
     return {};
   });
-  app.delete('/requests', async () => {
-    journal.clear();
-    return {};
-  });
-  app.post('/requests/reset', async () => {
-    journal.clear();
-    return {};
-  });
+  app.delete('/requests', clear);
+  app.post('/requests/reset', clear);
   app.post('/requests/count', async (request) => ({
-    count: matching(patternOf(request.body)).length,
+    count: (await matching(patternOf(request.body))).length,
     requestJournalDisabled: false,
   }));
   app.post('/requests/find', async (request) => ({
-    requests: matching(patternOf(request.body)).map((r) => loggedRequest(app, ctx, r)),
+    requests: (await matching(patternOf(request.body))).map((r) => loggedRequest(app, ctx, r)),
   }));
   app.post('/requests/remove', async (request) => {
     const rule = patternOf(request.body);
-    const gone = matching(rule).map((r) => loggedRequest(app, ctx, r));
-    journal.removeWhere((r) => requestMatches(rule, viewOf(ctx, r)));
+    const found = await matching(rule);
+    const ids = new Set(found.map((r) => r.id));
+    journal.removeWhere((r) => ids.has(r.id));
+    return { requests: found.map((r) => loggedRequest(app, ctx, r)) };
+  });
+  app.post('/requests/remove-by-metadata', async (request) => {
+    const matches = metadataMatcher(request.body);
+    const hit = (r: JournalRecord) => r.stubId !== undefined && matches(ctx.stubs.store.get(r.stubId));
+    const gone = journal
+      .records()
+      .filter(hit)
+      .map((r) => loggedRequest(app, ctx, r));
+    journal.removeWhere(hit);
     return { requests: gone };
   });
+}
+
+export function requestRoutes(app: FastifyInstance, ctx: AdminContext): void {
+  listRoutes(app, ctx);
+  verifyRoutes(app, ctx);
+  nearMissRoutes(app, ctx);
+}
+
+function nearMissRoutes(app: FastifyInstance, ctx: AdminContext): void {
+  const journal = app.runtime.journal;
   app.post('/near-misses/request', async (request) => {
     const b = isObject(request.body) ? request.body : {};
     const headers: Record<string, string> = {};
@@ -159,9 +211,7 @@ export function requestRoutes(app: FastifyInstance, ctx: AdminContext): void {
   });
   app.post('/near-misses/request-pattern', async (request) => {
     const rule = patternOf(request.body);
-    const near = journal
-      .records()
-      .map((r) => ({ r, d: requestDistance(rule, viewOf(ctx, r)) }))
+    const near = (await sliced(journal.records(), (r) => ({ r, d: requestDistance(rule, viewOf(ctx, r)) })))
       .sort((a, b) => a.d - b.d)
       .slice(0, 3);
     return {

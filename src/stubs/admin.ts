@@ -1,15 +1,11 @@
 // WireMock's admin API at /__admin (AdminRoutes): mappings, requests, scenarios, recordings, reset; mockyard's token applies.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { type AdminContext, requestRoutes } from './admin-requests.js';
+import { type AdminContext, metadataMatcher, requestRoutes } from './admin-requests.js';
+import { recordingRoutes, sendErrors } from './admin-recordings.js';
 import { MappingError, isObject } from './errors.js';
 
 /** Bytes of one admin request body (an import of many mappings). */
 export const MAX_ADMIN_BODY_BYTES = 64 * 1024 * 1024;
-
-/** WireMock's error body: `{"errors": [{"code", "source": {"pointer"}, "title", "detail"}]}`. */
-function sendErrors(reply: FastifyReply, status: number, pointer: string, title: string, detail: string): FastifyReply {
-  return reply.code(status).send({ errors: [{ code: 10, source: { pointer }, title, detail }] });
-}
 
 const notFound = (reply: FastifyReply, what: string) =>
   reply.code(404).send({ errors: [{ code: 40, title: `${what} not found` }] });
@@ -47,6 +43,16 @@ function mappingRoutes(app: FastifyInstance, ctx: AdminContext): void {
     }
     return {};
   });
+  app.post('/mappings/find-by-metadata', async (request) => {
+    const matches = metadataMatcher(request.body);
+    const found = store.list().filter(matches);
+    return { mappings: found.map((s) => s.json), meta: { total: found.length } };
+  });
+  app.post('/mappings/remove-by-metadata', async (request) => {
+    const matches = metadataMatcher(request.body);
+    for (const s of store.list().filter(matches)) store.remove(s.id);
+    return {};
+  });
   app.get('/mappings/:id', async (request, reply) => {
     const stub = store.get((request.params as { id: string }).id);
     return stub ? stub.json : notFound(reply, 'Stub mapping');
@@ -62,8 +68,8 @@ function mappingRoutes(app: FastifyInstance, ctx: AdminContext): void {
   );
 }
 
-function scenarioAndRecordingRoutes(app: FastifyInstance, ctx: AdminContext): void {
-  const { store, recorder } = ctx.stubs;
+function scenarioRoutes(app: FastifyInstance, ctx: AdminContext): void {
+  const { store } = ctx.stubs;
   app.get('/scenarios', async () => ({ scenarios: store.scenarios() }));
   app.post('/scenarios/reset', async () => {
     store.resetScenarios();
@@ -75,31 +81,6 @@ function scenarioAndRecordingRoutes(app: FastifyInstance, ctx: AdminContext): vo
     return store.setState((request.params as { name: string }).name, state) ? {} : notFound(reply, 'Scenario');
   });
 
-  app.post('/recordings/start', async (request, reply) => {
-    const body = isObject(request.body) ? request.body : {};
-    const target = body.targetBaseUrl;
-    if (typeof target !== 'string' || !/^https?:\/\/[^/?#]+/i.test(target))
-      return sendErrors(reply, 422, '/targetBaseUrl', 'Invalid recording', 'targetBaseUrl must be an http(s) URL');
-    if (recorder.status === 'Recording')
-      return sendErrors(reply, 409, '', 'Already recording', 'Stop the current recording first');
-    const capture = isObject(body.captureHeaders) ? Object.keys(body.captureHeaders) : [];
-    recorder.start(target, capture);
-    return {};
-  });
-  app.post('/recordings/stop', async (_request, reply) => {
-    if (recorder.status !== 'Recording') return sendErrors(reply, 400, '', 'Not recording', 'No recording was started');
-    const mappings = recorder.stop();
-    // As WireMock's `persist` default: the recorded mappings answer from now on.
-    store.addAll(mappings);
-    return { mappings };
-  });
-  app.get('/recordings/status', async () => ({ status: recorder.status }));
-  app.post('/recordings/snapshot', async (request) => {
-    const mappings = recorder.snapshot();
-    const body = isObject(request.body) ? request.body : {};
-    if (body.persist !== false) store.addAll(mappings);
-    return { mappings };
-  });
   app.post('/reset', async () => {
     app.runtime.reset();
     return {};
@@ -147,5 +128,6 @@ export async function wiremockAdmin(app: FastifyInstance, ctx: AdminContext): Pr
   app.setNotFoundHandler((request, reply) => notFound(reply, `Admin route ${request.method} ${request.url}`));
   mappingRoutes(app, ctx);
   requestRoutes(app, ctx);
-  scenarioAndRecordingRoutes(app, ctx);
+  scenarioRoutes(app, ctx);
+  recordingRoutes(app, ctx);
 }

@@ -5,6 +5,7 @@
 import { RE2 } from 're2-wasm';
 import { JSONPath } from 'jsonpath-plus';
 import { MappingError, isObject } from './errors.js';
+import { fullMatch, testOffThread } from './regex-thread.js';
 
 export type ValuePattern =
   | { kind: 'equalTo'; expected: string; caseInsensitive: boolean }
@@ -33,7 +34,7 @@ export class SafeRegex {
     if (source.length > MAX_EXPRESSION_LENGTH)
       throw new MappingError(field, `the regular expression is longer than ${MAX_EXPRESSION_LENGTH} characters`);
     try {
-      this.#re = new RE2(`^(?:${source})$`, 'su');
+      this.#re = new RE2(...fullMatch(source));
     } catch (err) {
       throw new MappingError(
         field,
@@ -195,17 +196,48 @@ export function distance(p: ValuePattern, value: string | undefined): number {
 }
 
 /** Distance of a body given as bytes: binaryEqualTo compares bytes, every other pattern the UTF-8 text. */
-export function bodyDistance(p: ValuePattern, body: Buffer): number {
+export function bodyDistance(p: ValuePattern, body: Buffer, text: string = body.toString('utf8')): number {
   if (p.kind === 'binaryEqualTo') return body.equals(p.expected) ? 0 : 1;
-  return distance(p, body.toString('utf8'));
+  return distance(p, text);
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
+/**
+ * Whether a large body matches, one leaf pattern at a time with `tick` between them: one regular
+ * expression over a MiB takes tens of milliseconds even in RE2's linear time, and an `or` of many would
+ * otherwise hold the event loop for all of them.
+ */
+export async function bodyMatchesSliced(
+  p: ValuePattern,
+  body: Buffer,
+  text: string,
+  tick: () => Promise<void> | undefined,
+): Promise<boolean> {
+  if (p.kind === 'and' || p.kind === 'or') {
+    for (const part of p.parts) {
+      const hit = await bodyMatchesSliced(part, body, text, tick);
+      if (hit !== (p.kind === 'and')) return hit;
+    }
+    return p.kind === 'and';
   }
+  // A regular expression runs on its own thread; the rest (contains, JSON) are quick enough between ticks.
+  if (p.kind === 'matches') return (await testOffThread(p.regex.source, text)) !== p.negate;
+  await tick();
+  return bodyDistance(p, body, text) === 0;
+}
+
+let lastParsed: { text: string; result: { ok: true; value: unknown } | { ok: false } } | undefined;
+
+/** Parsed once for every JSON pattern a body meets (the last body's parse is kept). */
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (lastParsed?.text === text) return lastParsed.result;
+  let result: { ok: true; value: unknown } | { ok: false };
+  try {
+    result = { ok: true, value: JSON.parse(text) };
+  } catch {
+    result = { ok: false };
+  }
+  lastParsed = { text, result };
+  return result;
 }
 
 function jsonDistance(p: Extract<ValuePattern, { kind: 'equalToJson' }>, text: string): number {

@@ -15,6 +15,8 @@ import type { Scenarios } from '../scenarios/registry.js';
 
 /** Largest request body the stub step reads (Fastify's own default body limit). */
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+/** Bodies above this are matched a slice at a time (a regular expression over 64 KiB takes about a millisecond). */
+const SLICED_BODY_BYTES = 64 * 1024;
 
 export interface StubStepOptions {
   stubs: Stubs;
@@ -136,19 +138,27 @@ export class StubStep implements StubMatcher {
   ): boolean | Promise<boolean> {
     const { stubs } = this.options;
     const view = new StubRequest(request.method, seen.url, seen.host, request.headers, body);
-    const target = stubs.recorder.target;
-    const matched = target === null ? stubs.match(view, request.scenario?.stubs) : undefined;
-    if (target === null && !matched) return false;
-    const r = matched?.stub.response;
+    if (stubs.recorder.target !== null) return this.#decide(request, reply, view, undefined).then(() => true);
+    // A large body is matched a slice at a time, so its patterns cannot hold other clients up.
+    if (body !== undefined && body.length > SLICED_BODY_BYTES)
+      return stubs
+        .matchSliced(view, request.scenario?.stubs)
+        .then((matched) => (matched ? this.#respond(request, reply, view, matched) : false));
+    const matched = stubs.match(view, request.scenario?.stubs);
+    return matched ? this.#respond(request, reply, view, matched) : false;
+  }
+
+  #respond(request: FastifyRequest, reply: FastifyReply, view: StubRequest, matched: Matched): true | Promise<true> {
+    const r = matched.stub.response;
     // The common answer (bytes from the mapping, no delay, no upstream) goes out without a promise.
-    if (matched && r && target === null && r.delayMs === 0 && !r.proxyBaseUrl && !r.bodyFileName && !r.fault) {
+    if (r.delayMs === 0 && !r.proxyBaseUrl && !r.bodyFileName && !r.fault) {
       const note = requestNotes.get(request.raw);
       if (note) note.stubId = matched.stub.id;
       matched.store.served(matched.stub);
       sendAnswer(reply, r.status, r.headers, r.body, matched.stub.id);
       return true;
     }
-    return this.#decide(request, reply, view, matched).then(() => true);
+    return this.#decide(request, reply, view, matched).then(() => true as const);
   }
 
   async #decide(request: FastifyRequest, reply: FastifyReply, view: StubRequest, matched: Matched | undefined) {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { isSecretName } from '../platform/controls/journal.js';
 import type { UpstreamAnswer } from './answer.js';
 import type { StubRequest } from './request.js';
+import type { RecordedExchange } from './to-scenario.js';
 
 export type RecordingStatus = 'NeverStarted' | 'Recording' | 'Stopped';
 
@@ -15,6 +16,7 @@ const MASK = '***';
 interface Capture {
   key: string;
   mapping: Record<string, unknown>;
+  exchange: RecordedExchange;
 }
 
 const TEXTUAL = /^(?:text\/|application\/(?:[\w.+-]+\+)?(?:json|xml|javascript|x-www-form-urlencoded))/i;
@@ -78,6 +80,24 @@ function responseDefinition(answer: UpstreamAnswer, secrets: readonly string[]):
   return out;
 }
 
+/** The exchange as a scenario conversion reads it: the masked body, parsed when it is JSON. */
+function exchangeOf(
+  req: StubRequest,
+  status: number,
+  body: unknown,
+  mapping: Record<string, unknown>,
+): RecordedExchange {
+  let json: unknown;
+  if (typeof body === 'string') {
+    try {
+      json = JSON.parse(body);
+    } catch {
+      json = undefined;
+    }
+  }
+  return { method: req.method, host: req.host, path: req.path, status, json, mapping };
+}
+
 export class Recorder {
   #status: RecordingStatus = 'NeverStarted';
   #target: string | null = null;
@@ -124,6 +144,18 @@ export class Recorder {
     return this.#all.map((c) => c.mapping);
   }
 
+  /** The exchanges behind `snapshot()`, for turning them into a scenario's records (to-scenario.ts). */
+  exchanges(): RecordedExchange[] {
+    return this.#all.map((c) => c.exchange);
+  }
+
+  /** Like `stop()`, with the exchanges of the recording that ends. */
+  stopExchanges(): RecordedExchange[] {
+    const out = this.#session.map((c) => c.exchange);
+    this.stop();
+    return out;
+  }
+
   capture(req: StubRequest, answer: UpstreamAnswer): void {
     const key = `${req.method} ${req.url} ${req.body?.toString('base64') ?? ''}`;
     if (this.#all.some((c) => c.key === key)) return;
@@ -134,7 +166,8 @@ export class Recorder {
       request: requestPattern(req, this.#captureHeaders),
       response: responseDefinition(answer, secretsOf(req, this.adminToken)),
     };
-    const capture = { key, mapping };
+    const response = mapping.response;
+    const capture = { key, mapping, exchange: exchangeOf(req, answer.status, response.body, mapping) };
     if (this.#status === 'Recording') this.#session.push(capture);
     this.#all.push(capture);
     if (this.#all.length > MAX_CAPTURES) this.#all.shift();

@@ -1,11 +1,12 @@
 // A request as a stub sees it (as the real service would: real host, path without mockyard's prefix), and how close a rule comes to it.
 import type { IncomingHttpHeaders } from 'node:http';
-import { distance, bodyDistance, type ValuePattern } from './patterns.js';
+import { distance, bodyDistance, bodyMatchesSliced, type ValuePattern } from './patterns.js';
 import type { RequestRule } from './mapping.js';
 
 export class StubRequest {
   #query: Map<string, string[]> | undefined;
   #cookies: Map<string, string> | undefined;
+  #text: string | undefined;
   readonly path: string;
 
   constructor(
@@ -47,6 +48,12 @@ export class StubRequest {
     }
     this.#cookies = out;
     return out;
+  }
+
+  /** The body as UTF-8 text, decoded once for all the patterns that read it. */
+  get bodyText(): string {
+    this.#text ??= this.body?.toString('utf8') ?? '';
+    return this.#text;
   }
 
   header(name: string): string[] | undefined {
@@ -99,7 +106,11 @@ export function parts(rule: RequestRule, req: StubRequest): { what: string; d: n
   for (const [name, p] of rule.cookies)
     out.push({ what: `cookie ${name}`, d: distance(p, req.cookies.get(name)), weight: 1 });
   for (const p of rule.body)
-    out.push({ what: 'body', d: req.body ? bodyDistance(p, req.body) : distance(p, undefined), weight: 1 });
+    out.push({
+      what: 'body',
+      d: req.body ? bodyDistance(p, req.body, req.bodyText) : distance(p, undefined),
+      weight: 1,
+    });
   return out;
 }
 
@@ -114,15 +125,35 @@ export function requestDistance(rule: RequestRule, req: StubRequest): number {
   return sum / weights;
 }
 
-/** Whether every part matches, stopping at the first that does not (the hot path). */
-export function requestMatches(rule: RequestRule, req: StubRequest): boolean {
+/** Every part but the body: values of a few KiB at most (Node's header limit bounds them). */
+function headMatches(rule: RequestRule, req: StubRequest): boolean {
   if (methodDistance(rule, req) !== 0 || urlDistance(rule, req) !== 0) return false;
   if (rule.host && distance(rule.host, req.host) !== 0) return false;
   for (const [name, p] of rule.query) if (multi(p, req.query.get(name)) !== 0) return false;
   for (const [name, p] of rule.headers) if (multi(p, req.header(name)) !== 0) return false;
   for (const [name, p] of rule.cookies) if (distance(p, req.cookies.get(name)) !== 0) return false;
+  return true;
+}
+
+/** Whether every part matches, stopping at the first that does not (the hot path). */
+export function requestMatches(rule: RequestRule, req: StubRequest): boolean {
+  if (!headMatches(rule, req)) return false;
   for (const p of rule.body) {
-    if ((req.body ? bodyDistance(p, req.body) : distance(p, undefined)) !== 0) return false;
+    if ((req.body ? bodyDistance(p, req.body, req.bodyText) : distance(p, undefined)) !== 0) return false;
+  }
+  return true;
+}
+
+/** The same for a large body, its patterns one leaf at a time with `tick` between (see bodyMatchesSliced). */
+export async function requestMatchesSliced(
+  rule: RequestRule,
+  req: StubRequest,
+  tick: () => Promise<void> | undefined,
+): Promise<boolean> {
+  if (!headMatches(rule, req)) return false;
+  for (const p of rule.body) {
+    const hit = req.body ? await bodyMatchesSliced(p, req.body, req.bodyText, tick) : distance(p, undefined) === 0;
+    if (!hit) return false;
   }
   return true;
 }

@@ -21,6 +21,23 @@ export interface Matched {
   store: StubStore;
 }
 
+/** Work between two turns of the event loop, at most: other clients (health probes) get theirs in between. */
+export const SLICE_MS = 8;
+
+/** A `tick` that yields to the event loop once SLICE_MS of work has passed since the last yield (else undefined). */
+export function timeSlicer(): () => Promise<void> | undefined {
+  let since = performance.now();
+  return () => {
+    if (performance.now() - since < SLICE_MS) return undefined;
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        since = performance.now();
+        resolve();
+      }),
+    );
+  };
+}
+
 /** Shared by the shared port and every --area-ports app, like the journal. */
 export class Stubs {
   readonly store = new StubStore();
@@ -62,6 +79,18 @@ export class Stubs {
     }
     if (this.store.size === 0) return undefined;
     const stub = this.store.match(request);
+    return stub ? { stub, store: this.store } : undefined;
+  }
+
+  /** `match` for a large body, yielding the event loop between its patterns (see StubStore.matchSliced). */
+  async matchSliced(request: StubRequest, scenarioStubs?: StubStore | null): Promise<Matched | undefined> {
+    const tick = timeSlicer();
+    if (scenarioStubs) {
+      const stub = await scenarioStubs.matchSliced(request, tick);
+      if (stub) return { stub, store: scenarioStubs };
+    }
+    if (this.store.size === 0) return undefined;
+    const stub = await this.store.matchSliced(request, tick);
     return stub ? { stub, store: this.store } : undefined;
   }
 

@@ -198,6 +198,22 @@ describe('admin API and bad mappings', () => {
     expect((await admin('GET', `/mappings/${id}`)).statusCode).toBe(404);
   });
 
+  it('finds and removes mappings and serve events by metadata, as wiremock-rest-client asks', async () => {
+    const tagged = await stub({ request: { urlPath: '/tagged' }, response: { status: 200 }, metadata: { team: 'a' } });
+    await stub({ request: { urlPath: '/other' }, response: { status: 200 }, metadata: { team: 'b' } });
+    await app.inject('/tagged');
+    await app.inject('/other');
+    const byTeam = { matchesJsonPath: { expression: '$.team', equalTo: 'a' } };
+    const found = await admin('POST', '/mappings/find-by-metadata', byTeam);
+    expect(found.json().mappings.map((m: { id: string }) => m.id)).toEqual([tagged.id]);
+    const gone = await admin('POST', '/requests/remove-by-metadata', byTeam);
+    expect(gone.json().requests).toHaveLength(1);
+    expect((await admin('GET', '/requests')).json().requests).toHaveLength(1);
+    expect((await admin('POST', '/mappings/remove-by-metadata', byTeam)).statusCode).toBe(200);
+    expect((await admin('GET', '/mappings')).json().meta.total).toBe(1);
+    expect((await admin('POST', '/mappings/find-by-metadata', { nope: 1 })).statusCode).toBe(422);
+  });
+
   it('refuses a bad mapping with a 422 that names the field, and loses nothing stored', async () => {
     await stub({ request: { urlPath: '/kept' }, response: { status: 200 } });
     const bad = await admin('POST', '/mappings', { request: { urlPath: '/x', headers: { A: { equalTo: 5 } } } });
@@ -220,6 +236,34 @@ describe('admin API and bad mappings', () => {
     const res = await app.inject({ url: '/evil', headers: { 'x-e': `${'a'.repeat(50_000)}!` } });
     expect(res.statusCode).toBe(404);
     expect((await app.inject('/__mockyard/health')).statusCode).toBe(200);
+  });
+
+  it('matches large bodies (off the event loop) with the same meaning as small ones', async () => {
+    const big = `${'a'.repeat(200 * 1024)}-tail`;
+    await stub({
+      priority: 1,
+      request: { method: 'POST', urlPath: '/big', bodyPatterns: [{ matches: '(a+)+-nope' }] },
+      response: { status: 201 },
+    });
+    await stub({
+      priority: 2,
+      request: {
+        method: 'POST',
+        urlPath: '/big',
+        bodyPatterns: [{ or: [{ matches: 'x.*' }, { and: [{ contains: '-tail' }, { doesNotMatch: '.*b.*' }] }] }],
+      },
+      response: { status: 202 },
+    });
+    await stub({ priority: 3, request: { method: 'POST', urlPath: '/big' }, response: { status: 203 } });
+    const post = (payload: string) =>
+      app.inject({ method: 'POST', url: '/big', payload, headers: { 'content-type': 'text/plain' } });
+    // Many at once: each body is matched against its own text.
+    const answers = await Promise.all([
+      ...Array.from({ length: 12 }, () => post(big)),
+      post(`${big}b`),
+      post(`${'a'.repeat(200 * 1024)}-nope`),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([...Array(12).fill(202), 203, 201]);
   });
 
   it('reports near misses for unmatched requests', async () => {
