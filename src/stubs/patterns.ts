@@ -2,7 +2,8 @@
 //
 // A distance is 0 for a match and up to 1 for a miss; near-miss reports sort by it, as WireMock's
 // MatchResult.getDistance does (EqualToPattern: normalised Levenshtein; regex and contains: 0 or 1).
-import { RE2 } from 're2-wasm';
+import { createRequire } from 'node:module';
+import type { RE2 } from 're2-wasm';
 import { JSONPath } from 'jsonpath-plus';
 import { MappingError, isObject } from './errors.js';
 import { fullMatch, testOffThread } from './regex-thread.js';
@@ -16,6 +17,10 @@ export type ValuePattern =
   | { kind: 'equalToJson'; expected: unknown; ignoreArrayOrder: boolean; ignoreExtraElements: boolean }
   | { kind: 'matchesJsonPath'; expression: string; sub: ValuePattern | null }
   | { kind: 'and' | 'or'; parts: ValuePattern[] };
+
+// re2-wasm compiles its WebAssembly when it is loaded: only a server whose stubs hold a pattern pays for it.
+let re2: typeof RE2 | null = null;
+const loadRe2 = (): typeof RE2 => (re2 ??= (createRequire(import.meta.url)('re2-wasm') as { RE2: typeof RE2 }).RE2);
 
 /** Longest regular expression or JSON path a mapping may hold. */
 export const MAX_EXPRESSION_LENGTH = 4096;
@@ -34,7 +39,7 @@ export class SafeRegex {
     if (source.length > MAX_EXPRESSION_LENGTH)
       throw new MappingError(field, `the regular expression is longer than ${MAX_EXPRESSION_LENGTH} characters`);
     try {
-      this.#re = new RE2(...fullMatch(source));
+      this.#re = new (loadRe2())(...fullMatch(source));
     } catch (err) {
       throw new MappingError(
         field,

@@ -62,8 +62,6 @@ const TOKENS = [
   Semicolon,
 ];
 
-const lexer = new Lexer(TOKENS, { positionTracking: 'onlyOffset', ensureOptimizations: false });
-
 type Clause = 'where' | 'orderBy' | 'limit';
 
 class BracketSqlParser extends EmbeddedActionsParser {
@@ -213,10 +211,17 @@ function number(token: IToken): number {
   return Number(token.image);
 }
 
-const parser = new BracketSqlParser();
+// Lexer and parser are built on first use: their self-analysis costs tens of milliseconds that a start-up
+// which never sees a SQL query should not pay.
+let grammar: { lexer: Lexer; parser: BracketSqlParser } | null = null;
 
 /** The statement, or null where DKAN's SqlParser::validate() is false. */
 export function parseBracketSql(text: string): SqlStatement | null {
+  grammar ??= {
+    lexer: new Lexer(TOKENS, { positionTracking: 'onlyOffset', ensureOptimizations: false }),
+    parser: new BracketSqlParser(),
+  };
+  const { lexer, parser } = grammar;
   const lexed = lexer.tokenize(text);
   if (lexed.errors.length > 0) return null;
   parser.input = lexed.tokens;

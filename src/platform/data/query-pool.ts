@@ -237,9 +237,11 @@ export class QueryPool {
   }
 
   /**
-   * Starts all `maxProcesses` processes now and keeps them (a killed one is replaced at once): every place a
-   * job can have, slow jobs included, has a process ready, so no query waits for one to start (a start costs
-   * a quarter of a second of CPU, seconds on a busy machine). Servers call it once they listen.
+   * Starts all `maxProcesses` processes and keeps them (a killed one is replaced): every place a job can
+   * have, slow jobs included, has a process ready, so no query waits for one to start (a start costs a
+   * quarter of a second of CPU, seconds on a busy machine). Servers call it once they listen. They start one
+   * after another, each once the one before is ready, so a server that has just started keeps a core for
+   * its first answers; a job that finds no process ready still starts one at once (#dispatchQueue).
    */
   prestart(): void {
     this.#warm = true;
@@ -248,7 +250,7 @@ export class QueryPool {
 
   #replenish(): void {
     if (this.#closed || !this.#warm) return;
-    while (this.#slots.length < this.maxProcesses) this.#spawn();
+    if (this.#slots.length < this.maxProcesses && this.#slots.every((s) => s.ready)) this.#spawn();
   }
 
   #dispatch(): void {

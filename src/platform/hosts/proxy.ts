@@ -94,13 +94,7 @@ function portOf(authority: string): number {
  * CONNECT host:port. Known hosts get "200 Connection established", then mockyard itself is the far
  * end: plain HTTP for port 80, TLS with a certificate for that host otherwise.
  */
-function onConnect(
-  server: Server,
-  options: FrontOptions,
-  req: IncomingMessage,
-  socket: Duplex,
-  head: Buffer,
-): void {
+function onConnect(server: Server, options: FrontOptions, req: IncomingMessage, socket: Duplex, head: Buffer): void {
   socket.on('error', () => socket.destroy());
   const authority = req.url ?? '';
   const hostname = hostnameOf(authority);

@@ -1,0 +1,170 @@
+// The command line: options, subcommands, start and shutdown (src/cli.ts loads it).
+import { Command, CommanderError, Option } from 'commander';
+import closeWithGrace from 'close-with-grace';
+import v8 from 'node:v8';
+import { AREAS } from './areas/index.js';
+import {
+  ConfigError,
+  OPTIONS,
+  caDirOf,
+  defaultText,
+  renderOptionsTable,
+  resolveConfig,
+  type Config,
+  type ConfigInput,
+} from './config.js';
+import { loadConfigFile } from './config-file.js';
+import { watchParent } from './parent-watch.js';
+import { packageVersion } from './paths.js';
+import { ensureCa } from './platform/hosts/certificates.js';
+import { trustInstructions } from './platform/hosts/trust.js';
+import { StartError, ensureFixtures, startServer, type RunningMockyard } from './server.js';
+
+const progress = (message: string) => process.stderr.write(`mockyard: ${message}\n`);
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`mockyard: ${message}\n`);
+  process.exit(code);
+}
+
+/** The options that decide what the fixture database holds; the only ones `mockyard fixtures` takes. */
+const FIXTURE_OPTIONS: readonly (keyof Config)[] = ['dataDir', 'seed', 'scale', 'dkanCsvDir'];
+
+function addOptions(command: Command, keys?: readonly (keyof Config)[]): Command {
+  for (const spec of OPTIONS) {
+    if (keys && !keys.includes(spec.key)) continue;
+    command.addOption(new Option(spec.flag, `${spec.description} (env ${spec.env}, default ${defaultText(spec)})`));
+  }
+  command.addOption(
+    new Option(
+      '--config <file>',
+      'JSON file whose keys are option names, e.g. {"port": 4010, "seed": 7}; flags and environment win over it (env MOCKYARD_CONFIG)',
+    ),
+  );
+  return command;
+}
+
+function configFrom(flags: Record<string, unknown>): Config {
+  const input: ConfigInput = {};
+  for (const spec of OPTIONS) {
+    const value = flags[spec.key];
+    if (value === undefined) continue;
+    (input as Record<string, unknown>)[spec.key] = value === true ? 'true' : String(value);
+  }
+  const file = typeof flags.config === 'string' ? flags.config : process.env.MOCKYARD_CONFIG;
+  return resolveConfig(input, process.env, file ? loadConfigFile(file) : {});
+}
+
+const version = packageVersion;
+
+/** What a person starting mockyard wants next: where the docs, the tokens and each area are. */
+export function banner(running: RunningMockyard, mockyardVersion: string): string {
+  const { url } = running;
+  const lines = [
+    `mockyard ${mockyardVersion} ready at ${url}`,
+    `  docs        ${url}/docs  (Swagger UI; the document is ${url}/openapi.json)`,
+    `  fixtures    ${url}/__mockyard/fixtures  (identifiers, keys and tokens to try)`,
+    `  health      ${url}/__mockyard/health`,
+    `  dashboard   ${url}/__mockyard/`,
+  ];
+  for (const area of AREAS) {
+    const shared = `${url}${area.prefix}`;
+    const own = running.areaUrls[area.name];
+    lines.push(`  ${area.name.padEnd(11)} ${shared}${own !== shared ? `  and ${own}` : ''}  (for ${area.upstream})`);
+  }
+  if (running.tlsUrl)
+    lines.push(`  https       ${running.tlsUrl}  (CA certificate ${running.caCertPath}; see \`mockyard ca\`)`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The server process's young generation keeps its size instead of growing to 32 MB under load: answers
+ * are short-lived garbage, a small nursery is scavenged in well under a millisecond, and a grown one
+ * stays resident after the load has gone. V8 reads this flag whenever it considers growing the nursery,
+ * so it takes effect at run time (`--max-semi-space-size` would not). Only the CLI sets it: a program
+ * that embeds mockyard keeps its own heap settings.
+ */
+function keepYoungGenerationSmall(): void {
+  v8.setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+const program = new Command('mockyard')
+  .description('Mock server for Internet Archive, MarketCheck, App Center, AGCO ATS and DKAN clients')
+  .version(version(), '-V, --version', 'print the version and exit')
+  // "did you mean" and one pointer, not 130 lines of help after a typo.
+  .showHelpAfterError('(mockyard --help lists every option)')
+  // Options after `fixtures` belong to it (`mockyard fixtures --scale 10`), not to the server command.
+  .enablePositionalOptions()
+  .exitOverride();
+
+addOptions(program).action(async (flags: Record<string, unknown>) => {
+  const config = configFrom(flags);
+  keepYoungGenerationSmall();
+  const running = await startServer(config, progress);
+  process.stdout.write(banner(running, version()));
+  let closing = false;
+  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+    closing = true;
+    if (err) running.app.log.error({ err }, 'closing after an error');
+    else running.app.log.info({ signal }, 'shutting down');
+    await running.close();
+  });
+  watchParent(() => {
+    // npm forwards the signal that stopped it, so shutdown may have begun already: one signal, one message.
+    if (closing) return;
+    running.app.log.info('npm or npx above this process has gone; shutting down');
+    process.kill(process.pid, 'SIGTERM');
+  });
+});
+
+addOptions(
+  program
+    .command('fixtures')
+    .description('Build the fixture database now (normally done on start when missing or stale)'),
+  FIXTURE_OPTIONS,
+)
+  .option('--force', 'rebuild even when the database is up to date')
+  .addOption(
+    new Option('--keep-files', "keep other generations' files-* folders (a watching server deletes them)").hideHelp(),
+  )
+  .addOption(new Option('--fresh-builder', 'compile the builder from fixtures/*.ts when present').hideHelp())
+  .action(async (flags: Record<string, unknown>) => {
+    const { force, keepFiles, freshBuilder, ...rest } = flags;
+    const config = configFrom(rest);
+    const result = await ensureFixtures(config, progress, force === true, {
+      keepOtherFiles: keepFiles === true,
+      freshBuilder: freshBuilder === true,
+    });
+    process.stdout.write(
+      result.built
+        ? `built ${result.dbPath} in ${result.seconds.toFixed(2)}s (fingerprint ${result.fingerprint.slice(0, 12)})\n`
+        : `${result.dbPath} is up to date (fingerprint ${result.fingerprint.slice(0, 12)})\n`,
+    );
+  });
+
+addOptions(
+  program
+    .command('ca')
+    .description("Make the local certificate authority if needed; print its certificate's path and how to trust it"),
+).action(async (flags: Record<string, unknown>) => {
+  const config = configFrom(flags);
+  const files = await ensureCa(caDirOf(config));
+  process.stdout.write(
+    trustInstructions(files.certPath, `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`),
+  );
+});
+
+program
+  .command('options-table', { hidden: true })
+  .description('Print the README option table')
+  .action(() => {
+    process.stdout.write(`${renderOptionsTable()}\n`);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) process.exit(err.exitCode);
+  if (err instanceof ConfigError || err instanceof StartError) fail(err.message);
+  throw err;
+}
