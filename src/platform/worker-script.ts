@@ -1,5 +1,8 @@
-// Where a child process's or worker thread's script is: beside the bundle's chunks, or compiled from the sources.
+// A child process's or worker thread's script (beside the bundle's chunks, or compiled from the sources), and how
+// a worker child process starts: unreferenced, below the server's priority.
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../paths.js';
@@ -37,4 +40,28 @@ export function workerScript(bundled: string, source: string): Promise<string> {
     compiled.set(source, script);
   }
   return script;
+}
+
+/**
+ * Starts a worker script (see workerScript) as a child process with an IPC channel. It never keeps mockyard
+ * running by itself; the server's own sockets do.
+ */
+export function forkWorker(script: string, args: readonly string[] = []): ChildProcess {
+  const child = fork(script, [...args], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  child.unref();
+  child.channel?.unref();
+  lowerPriority(child);
+  return child;
+}
+
+/**
+ * Puts a child below the server's priority: on a small machine its burst of work must not take a core from the
+ * event loop.
+ */
+export function lowerPriority(child: ChildProcess): void {
+  try {
+    if (child.pid !== undefined) setPriority(child.pid, 10);
+  } catch {
+    // Not permitted here: the child competes as an equal.
+  }
 }

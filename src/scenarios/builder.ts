@@ -2,10 +2,10 @@
 // opens the finished database file, and all the memory a build took goes back to the system when it ends.
 import { randomBytes } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
-import os, { setPriority } from 'node:os';
+import os from 'node:os';
 import path from 'node:path';
-import { fork, type ChildProcess } from 'node:child_process';
-import { workerScript } from '../platform/worker-script.js';
+import type { ChildProcess } from 'node:child_process';
+import { forkWorker, workerScript } from '../platform/worker-script.js';
 import type { BuiltScenario } from './build.js';
 import { ScenarioError } from './errors.js';
 
@@ -71,19 +71,7 @@ export class ScenarioBuilder {
     if (this.#worker) return this.#worker;
     const script = await workerScript('scenarios/build-worker.js', 'scenarios/build-worker.ts');
     if (this.#worker) return this.#worker;
-    const worker = fork(script, [], {
-      execArgv: [],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    // It never keeps mockyard running by itself; the server's own sockets do.
-    worker.unref();
-    worker.channel?.unref();
-    try {
-      // Below the server's priority: on a small machine the build must not take a core from the event loop.
-      if (worker.pid !== undefined) setPriority(worker.pid, 10);
-    } catch {
-      // Not permitted here: the build competes as an equal.
-    }
+    const worker = forkWorker(script);
     worker.on('message', (outcome: BuildOutcome) => this.#settle(outcome));
     worker.on('error', (err) => this.#fail(worker, err));
     worker.on('exit', () => this.#fail(worker, new Error('the scenario builder stopped')));

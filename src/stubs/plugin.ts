@@ -6,6 +6,7 @@ import type { AreaDefinition } from '../platform/area.js';
 import { JOURNAL_BODY_BYTES, requestNotes } from '../platform/controls/journal.js';
 import { OUTSIDE_BASE, hostnameOf, realHostOf } from '../platform/hosts/real-hosts.js';
 import { sendAreaError } from '../platform/http/area-errors.js';
+import { sendMockyardError } from '../platform/http/mockyard-errors.js';
 import { answerWith, forward, sendAnswer } from './answer.js';
 import { StubRequest } from './request.js';
 import type { Matched, Stubs } from './world.js';
@@ -209,7 +210,7 @@ export class StubStep implements StubMatcher {
           if (body === null) {
             const message = `The request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes.`;
             if (area) sendAreaError(area, request, reply, 413, message);
-            else reply.code(413).send({ statusCode: 413, error: 'Payload Too Large', message });
+            else sendMockyardError(reply, 413, message);
             return;
           }
           const note = requestNotes.get(request.raw);

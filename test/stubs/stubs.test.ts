@@ -185,6 +185,18 @@ describe('one world with the areas', () => {
     });
     expect(count.json()).toMatchObject({ count: 1 });
   });
+
+  it("refuses a body over 1 MiB with 413: mockyard's own error body off the areas", async () => {
+    await stub({ request: { method: 'POST', urlPath: '/big' }, response: { status: 200 } });
+    const res = await app.inject({ method: 'POST', url: '/big', payload: 'x'.repeat(1024 * 1024 + 1) });
+    expect(res.statusCode).toBe(413);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.json()).toEqual({
+      statusCode: 413,
+      error: 'Payload Too Large',
+      message: 'The request body is larger than 1048576 bytes.',
+    });
+  });
 });
 
 describe('admin API and bad mappings', () => {

@@ -3,6 +3,7 @@
 // (datastore.routing.yml). Handlers read the request and hand it to their module.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../../config.js';
 import type { AreaPluginOptions } from '../../platform/area.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { resourceById, type Resource } from './datasets.js';
@@ -27,6 +28,7 @@ import {
   sqlResponses,
 } from './catalog-schemas.js';
 import type { Answer } from './queries.js';
+import type { DkanApp } from './routes.js';
 
 export const CATALOG_OPS = {
   metastoreList: 'metastore-get-all',
@@ -37,6 +39,7 @@ export const CATALOG_OPS = {
   importSummary: 'datastore-get',
 } as const;
 
+const tags = ['dkan'];
 const JSON_TYPE = 'application/json';
 const notFound = (message: string): DkanError =>
   new DkanError(404, { message, status: 404, timestamp: phpTimestamp() });
@@ -96,9 +99,14 @@ function importedResource(store: FixtureStore, identifier: string): Resource | u
 
 export function catalogRoutes(fastify: FastifyInstance, opts: AreaPluginOptions): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { config } = opts;
-  const tags = ['dkan'];
+  metastoreRoutes(app);
+  searchRoute(app, opts.config);
+  sqlRoutes(app, opts.config);
+  importRoute(app);
+}
 
+/** metastore.routing.yml: a schema's items, and one item. */
+function metastoreRoutes(app: DkanApp): void {
   app.get(
     '/metastore/schemas/:schemaId/items',
     {
@@ -137,7 +145,10 @@ export function catalogRoutes(fastify: FastifyInstance, opts: AreaPluginOptions)
       return sendJson(reply, found.body);
     },
   );
+}
 
+/** metastore_search.routing.yml: the catalogue search. */
+function searchRoute(app: DkanApp, config: Config): void {
   app.get(
     '/search',
     {
@@ -155,7 +166,10 @@ export function catalogRoutes(fastify: FastifyInstance, opts: AreaPluginOptions)
       return sendAnswer(reply, await search(app.queryPool, request.store, config, params, raw));
     },
   );
+}
 
+/** datastore.routing.yml: the SQL endpoint, GET and POST. */
+function sqlRoutes(app: DkanApp, config: Config): void {
   const sqlSchema = (method: 'GET' | 'POST') => ({
     operationId: method === 'GET' ? CATALOG_OPS.sqlGet : CATALOG_OPS.sqlPost,
     tags,
@@ -182,7 +196,10 @@ export function catalogRoutes(fastify: FastifyInstance, opts: AreaPluginOptions)
     const sql = { query: typeof body.query === 'string' ? body.query : undefined, showDbColumns, get: false };
     return sendAnswer(reply, await runSql(app.queryPool, request.store, config, sql));
   });
+}
 
+/** datastore.routing.yml: the import summary of one resource. */
+function importRoute(app: DkanApp): void {
   app.get(
     '/datastore/imports/:identifier',
     {

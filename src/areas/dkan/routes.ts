@@ -1,7 +1,16 @@
 // The DKAN query routes (datastore.routing.yml): resolve the resource, read the query (GET parameters or POST
 // JSON body), hand it to the query module, send its bytes.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from '../../config.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import type { AreaPluginOptions, ErrorAnswer, ErrorContext } from '../../platform/area.js';
 import { resourceAt, resourceById, type Resource } from './datasets.js';
@@ -59,160 +68,166 @@ const rawQuery = (url: string): string => {
   return i < 0 ? '' : url.slice(i + 1);
 };
 
+/** What the request sent: the POST's JSON body, or the GET's query string. */
+const sentOf = (request: FastifyRequest) =>
+  request.method === 'POST' ? parseBody(request.body) : parseQueryString(rawQuery(request.url));
+
 type Resolve = (store: FixtureStore, params: Record<string, string>) => Resource | undefined;
+/** The area's Fastify instance with its TypeBox type provider. */
+export type DkanApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+const datasetIndex: Resolve = (store, { datasetId = '', index = '' }) => {
+  const resource = resourceAt(store, datasetId, index);
+  if (!resource) throw noResourceFound(datasetId, index);
+  return resource;
+};
+const distribution: Resolve = (store, { distributionId = '' }) => {
+  const resource = resourceById(store, distributionId);
+  if (!resource) throw distributionNotFound(distributionId);
+  return resource;
+};
+/** /datastore/query names its resources in the query itself. */
+const none: Resolve = () => undefined;
+
+/** One query route, registered as GET (query in the query string) and POST (query as the JSON body). */
+interface QueryRoute {
+  url: string;
+  op: 'multi' | 'multiDownload' | 'distribution' | 'distributionDownload' | 'datasetIndex' | 'datasetIndexDownload';
+  summary: string;
+  params?: object;
+  resolve: Resolve;
+  download: boolean;
+}
+
+const QUERY_ROUTES: readonly QueryRoute[] = [
+  {
+    url: '/datastore/query',
+    op: 'multi',
+    summary: 'Query one or more datastore resources, with joins',
+    resolve: none,
+    download: false,
+  },
+  {
+    url: '/datastore/query/download',
+    op: 'multiDownload',
+    summary: 'Stream a query over one or more resources as CSV',
+    resolve: none,
+    download: true,
+  },
+  {
+    url: '/datastore/query/:distributionId',
+    op: 'distribution',
+    summary: 'Query one datastore resource by distribution id',
+    params: DistributionParamsSchema,
+    resolve: distribution,
+    download: false,
+  },
+  {
+    url: '/datastore/query/:distributionId/download',
+    op: 'distributionDownload',
+    summary: "Stream one resource's query result as CSV",
+    params: DistributionParamsSchema,
+    resolve: distribution,
+    download: true,
+  },
+  {
+    url: '/datastore/query/:datasetId/:index',
+    op: 'datasetIndex',
+    summary: 'Query one datastore resource by dataset id and resource index',
+    params: DatasetIndexParamsSchema,
+    resolve: datasetIndex,
+    download: false,
+  },
+  {
+    url: '/datastore/query/:datasetId/:index/download',
+    op: 'datasetIndexDownload',
+    summary: "Stream one resource's query result as CSV",
+    params: DatasetIndexParamsSchema,
+    resolve: datasetIndex,
+    download: true,
+  },
+];
 
 export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { config } = opts;
+  // DKAN reads the body as JSON whatever its Content-Type says (AbstractQueryController::getJson), so every
+  // body, the SQL POST's too, reaches its handler as the string sent.
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  queryRoutes(fastify.withTypeProvider<TypeBoxTypeProvider>(), opts.config);
+  catalogRoutes(fastify, opts);
+  querySchemaRoute(fastify, opts.config);
+}
 
-  // DKAN reads the body as JSON whatever its Content-Type says (AbstractQueryController::getJson).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-
-  const sentOf = (request: FastifyRequest) =>
-    request.method === 'POST' ? parseBody(request.body) : parseQueryString(rawQuery(request.url));
-  const read = (
-    request: FastifyRequest,
-    sent: Record<string, unknown>,
-    resource: Resource | undefined,
-    download: boolean,
-  ) =>
-    readQuery(sent, {
-      ...(resource ? { resource } : {}),
-      byId: (id) => resourceById(request.store, id),
-      maxLimit: config.dkanMaxLimit,
-      download,
-    });
-
-  const datasetIndex: Resolve = (store, { datasetId = '', index = '' }) => {
-    const resource = resourceAt(store, datasetId, index);
-    if (!resource) throw noResourceFound(datasetId, index);
-    return resource;
-  };
-  const distribution: Resolve = (store, { distributionId = '' }) => {
-    const resource = resourceById(store, distributionId);
-    if (!resource) throw distributionNotFound(distributionId);
-    return resource;
-  };
-  const none: Resolve = () => undefined;
-
+/** The datastore query routes: every entry of QUERY_ROUTES as a GET and as a POST. */
+function queryRoutes(app: DkanApp, config: Config): void {
   const bodies = {
     resource: inlineDefinitions(resourceQuerySchema(config.dkanMaxLimit)),
     multi: inlineDefinitions(querySchema(config.dkanMaxLimit)),
   };
-
-  /** One query route: GET with the query in the query string, POST with it as the JSON body. */
-  const route = (
-    method: 'GET' | 'POST',
-    path: string,
-    operationId: string,
-    summary: string,
-    params: object | undefined,
-    resolve: Resolve,
-    download: boolean,
-  ) => {
-    const multi = resolve === none;
-    const schema = {
-      operationId,
-      tags: ['dkan'],
-      summary,
-      ...(params ? { params } : {}),
-      ...(method === 'GET'
-        ? {
-            querystring: download
-              ? multi
-                ? MultiDownloadQuerystringSchema
-                : DownloadQuerystringSchema
-              : multi
-                ? MultiQuerystringSchema
-                : QuerystringSchema,
-          }
-        : { body: multi ? bodies.multi : bodies.resource }),
-      response: download ? downloadResponses : responses,
-    };
-    app.route({
-      method,
-      url: path,
-      schema,
-      // A download streams: nothing to keep in the answer cache.
-      ...(download ? { config: { answerCache: false } } : {}),
-      handler: async (request, reply) => {
-        const { store } = request;
-        const sent = sentOf(request);
-        const resource = resolve(store, request.params as Record<string, string>);
-        const q = read(request, sent, resource, download);
-        if (!download) {
-          const from = { sent, resourceId: resource?.distributionId ?? null };
-          return send(reply, await runQuery(app.queryPool, store, config, q, from));
-        }
-        // QueryDownloadController::formatResponse streams CSV only.
-        if (q.format !== 'csv') throw badRequest('Streaming not currently available for JSON responses');
-        return send(reply, await downloadQuery(app.queryPool, store, config, q));
-      },
-    });
-  };
-
   for (const method of ['GET', 'POST'] as const) {
-    const s = method === 'GET' ? 'Get' : 'Post';
-    const how = method === 'GET' ? ' (query in the query string)' : ' (query as the JSON body)';
-    route(
-      method,
-      '/datastore/query',
-      OPS[`multi${s}`],
-      `Query one or more datastore resources, with joins${how}`,
-      undefined,
-      none,
-      false,
-    );
-    route(
-      method,
-      '/datastore/query/download',
-      OPS[`multiDownload${s}`],
-      `Stream a query over one or more resources as CSV${how}`,
-      undefined,
-      none,
-      true,
-    );
-    route(
-      method,
-      '/datastore/query/:distributionId',
-      OPS[`distribution${s}`],
-      `Query one datastore resource by distribution id${how}`,
-      DistributionParamsSchema,
-      distribution,
-      false,
-    );
-    route(
-      method,
-      '/datastore/query/:distributionId/download',
-      OPS[`distributionDownload${s}`],
-      `Stream one resource's query result as CSV${how}`,
-      DistributionParamsSchema,
-      distribution,
-      true,
-    );
-    route(
-      method,
-      '/datastore/query/:datasetId/:index',
-      OPS[`datasetIndex${s}`],
-      `Query one datastore resource by dataset id and resource index${how}`,
-      DatasetIndexParamsSchema,
-      datasetIndex,
-      false,
-    );
-    route(
-      method,
-      '/datastore/query/:datasetId/:index/download',
-      OPS[`datasetIndexDownload${s}`],
-      `Stream one resource's query result as CSV${how}`,
-      DatasetIndexParamsSchema,
-      datasetIndex,
-      true,
-    );
+    for (const route of QUERY_ROUTES) queryRoute(app, config, method, route, bodies);
   }
+}
 
-  catalogRoutes(fastify, opts);
+function queryRoute(
+  app: DkanApp,
+  config: Config,
+  method: 'GET' | 'POST',
+  { url, op, summary, params, resolve, download }: QueryRoute,
+  bodies: { resource: object; multi: object },
+): void {
+  const multi = resolve === none;
+  const querystring = download
+    ? multi
+      ? MultiDownloadQuerystringSchema
+      : DownloadQuerystringSchema
+    : multi
+      ? MultiQuerystringSchema
+      : QuerystringSchema;
+  const how = method === 'GET' ? ' (query in the query string)' : ' (query as the JSON body)';
+  const schema = {
+    operationId: OPS[`${op}${method === 'GET' ? 'Get' : 'Post'}`],
+    tags: ['dkan'],
+    summary: `${summary}${how}`,
+    ...(params ? { params } : {}),
+    ...(method === 'GET' ? { querystring } : { body: multi ? bodies.multi : bodies.resource }),
+    response: download ? downloadResponses : responses,
+  };
+  app.route({
+    method,
+    url,
+    schema,
+    // A download streams: nothing to keep in the answer cache.
+    ...(download ? { config: { answerCache: false } } : {}),
+    handler: async (request, reply) => {
+      const { store } = request;
+      const sent = sentOf(request);
+      const resource = resolve(store, request.params as Record<string, string>);
+      const q = readQuery(sent, {
+        ...(resource ? { resource } : {}),
+        byId: (id) => resourceById(store, id),
+        maxLimit: config.dkanMaxLimit,
+        download,
+      });
+      if (!download) {
+        const from = { sent, resourceId: resource?.distributionId ?? null };
+        return send(reply, await runQuery(app.queryPool, store, config, q, from));
+      }
+      // QueryDownloadController::formatResponse streams CSV only.
+      if (q.format !== 'csv') throw badRequest('Streaming not currently available for JSON responses');
+      return send(reply, await downloadQuery(app.queryPool, store, config, q));
+    },
+  });
+}
 
+/** The query's JSON schema, as the POST routes take it. */
+function querySchemaRoute(fastify: FastifyInstance, config: Config): void {
   const served = querySchema(config.dkanMaxLimit);
   fastify.get(
     '/datastore/query/schema',
@@ -235,7 +250,7 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
 /** The first resource id a /datastore/query request names, for its forced errors. */
 function firstResourceId(request: FastifyRequest): string {
   try {
-    const sent = request.method === 'POST' ? parseBody(request.body) : parseQueryString(rawQuery(request.url));
+    const sent = sentOf(request);
     const resources = sent.resources as { id?: unknown }[] | Record<string, { id?: unknown }> | undefined;
     const first = Array.isArray(resources) ? resources[0] : resources?.['0'];
     return typeof first?.id === 'string' ? first.id : '';

@@ -1,7 +1,7 @@
 // The admin data the dashboard reads and sets: one journal entry and the stubs nearest to it, traffic
 // per area, and the per-area controls. Registered inside the admin routes, so the admin switch, token and
 // browser policy apply exactly as to every other admin route.
-import { mockyardError } from '../http/mockyard-errors.js';
+import { MockyardErrorSchema, sendMockyardError } from '../http/mockyard-errors.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
@@ -10,8 +10,6 @@ import { FAULT_KINDS, MAX_DELAY_MS } from '../controls/prefer.js';
 import { liveRoute } from './live.js';
 import { JournalEntrySchema } from '../admin/admin-routes.js';
 import type { JournalRecord } from '../controls/journal.js';
-
-const ErrorSchema = Type.Object({ statusCode: Type.Integer(), error: Type.String(), message: Type.String() });
 
 const LatencySchema = Type.Union([
   Type.Null(),
@@ -74,7 +72,7 @@ export interface DashboardApiOptions {
   stubs?: DashboardStubs;
 }
 
-const unauthorized = { 401: ErrorSchema };
+const unauthorized = { 401: MockyardErrorSchema };
 
 export async function dashboardApi(root: FastifyInstance, opts: DashboardApiOptions): Promise<void> {
   const names = opts.areas.map((a) => a.name);
@@ -85,7 +83,7 @@ export async function dashboardApi(root: FastifyInstance, opts: DashboardApiOpti
 }
 
 const notHeld = (reply: FastifyReply, id: number, size: number) =>
-  reply.code(404).send(mockyardError(404, `The journal holds no request ${id} (it keeps the last ${size})`));
+  sendMockyardError(reply, 404, `The journal holds no request ${id} (it keeps the last ${size})`);
 
 function requestRoutes(root: FastifyInstance, opts: DashboardApiOptions): void {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -102,7 +100,7 @@ function requestRoutes(root: FastifyInstance, opts: DashboardApiOptions): void {
         summary: 'One journaled request, while the journal still holds it',
         params,
         security,
-        response: { 200: JournalEntrySchema, 404: ErrorSchema, ...unauthorized },
+        response: { 200: JournalEntrySchema, 404: MockyardErrorSchema, ...unauthorized },
       },
     },
     async (request, reply) =>
@@ -121,7 +119,7 @@ function requestRoutes(root: FastifyInstance, opts: DashboardApiOptions): void {
           'stub answered it: the three nearest mappings, nearest first. Empty when no mappings are loaded.',
         params,
         security,
-        response: { 200: NearMissesSchema, 404: ErrorSchema, ...unauthorized },
+        response: { 200: NearMissesSchema, 404: MockyardErrorSchema, ...unauthorized },
       },
     },
     async (request, reply) => {
@@ -202,15 +200,14 @@ function controlsRoutes(root: FastifyInstance, security: DashboardApiOptions['se
         ),
         params: AreaParam,
         body: ControlsBodySchema,
-        response: { 200: ControlsSchema, 400: ErrorSchema, ...unauthorized },
+        response: { 200: ControlsSchema, 400: MockyardErrorSchema, ...unauthorized },
       },
     },
     async (request, reply) => {
       const body = request.body as ControlsBody;
       if (body.latency && body.latency[1] < body.latency[0]) {
-        return reply
-          .code(400)
-          .send(mockyardError(400, `latency must be [low, high] with low <= high, got [${body.latency.join(', ')}]`));
+        const message = `latency must be [low, high] with low <= high, got [${body.latency.join(', ')}]`;
+        return sendMockyardError(reply, 400, message);
       }
       root.runtime.controls.set(request.params.area, body);
       return controlsOf(root, names);

@@ -1,10 +1,10 @@
 // Watch-mode rebuilds in a child process: the server's event loop keeps answering, and the builder is the code on disk now.
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { setPriority } from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../config.js';
 import { packageRoot } from '../../paths.js';
+import { lowerPriority } from '../worker-script.js';
 
 export interface ChildBuildResult {
   built: boolean;
@@ -36,12 +36,7 @@ export function rebuildInChild(config: Config, log: (line: string) => void = () 
   if (config.dkanCsvDir) args.push('--dkan-csv-dir', config.dkanCsvDir);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    // Below the server's priority: on a small machine the build must not take a core from the event loop.
-    try {
-      if (child.pid !== undefined) setPriority(child.pid, 10);
-    } catch {
-      // Not permitted here: the build just competes as an equal.
-    }
+    lowerPriority(child);
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));

@@ -1,7 +1,6 @@
 // Leaf certificates for the forward proxy, issued in a child process with a bounded queue of names waiting.
-import { fork, type ChildProcess } from 'node:child_process';
-import { setPriority } from 'node:os';
-import { workerScript } from '../worker-script.js';
+import type { ChildProcess } from 'node:child_process';
+import { forkWorker, workerScript } from '../worker-script.js';
 import type { LeafCertificate } from './certificates.js';
 
 export interface IssueJob {
@@ -61,16 +60,7 @@ export class CertificateIssuer {
   #start(): Promise<ChildProcess> {
     if (this.#worker) return Promise.resolve(this.#worker);
     this.#starting ??= workerScript('cert-worker.js', 'platform/hosts/cert-worker.ts').then((script) => {
-      const worker = fork(script, [this.caDir], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      // It never keeps mockyard running by itself.
-      worker.unref();
-      worker.channel?.unref();
-      try {
-        // Below the server's priority: a burst of names must not take a core from the event loop.
-        if (worker.pid !== undefined) setPriority(worker.pid, 10);
-      } catch {
-        // Not permitted here: it competes as an equal.
-      }
+      const worker = forkWorker(script, [this.caDir]);
       worker.on('message', (outcome: IssueOutcome) => this.#settle(outcome));
       worker.on('error', (err) => this.#fail(worker, err));
       worker.on('exit', () => this.#fail(worker, new Error('the certificate process stopped')));
