@@ -177,6 +177,44 @@ describe('request bodies in flight', () => {
     expect((await post('z'.repeat(600))).statusCode).toBe(200);
     await small.close();
   });
+  it('a body refused before it is read still gets its 413 over a socket, not a reset (EPIPE)', async () => {
+    const server = await startServer(resolveConfig({ logLevel: 'silent', port: 0 }));
+    try {
+      const json = { 'content-type': 'application/json' };
+      const put = JSON.stringify({
+        archive: { items: [{ identifier: 'x', files: [{ name: 'a', content: 'x'.repeat(21e6) }] }] },
+      });
+      const post = JSON.stringify({ conditions: [], pad: 'x'.repeat(5e6) });
+      for (let i = 0; i < 3; i++) {
+        const scenario = await fetch(`${server.url}/__mockyard/scenarios/big`, {
+          method: 'PUT',
+          headers: json,
+          body: put,
+        });
+        expect(scenario.status).toBe(413);
+        expect(await scenario.json()).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
+        const dkan = await fetch(`${server.url}/dkan/datastore/query`, { method: 'POST', headers: json, body: post });
+        expect(dkan.status).toBe(413);
+        expect(await dkan.json()).toMatchObject({ status: 413 });
+      }
+      // The rest of the body is read and dropped, so the connection serves the next request.
+      const answers = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1');
+        let text = '';
+        socket.on('data', (c) => (text += c.toString('latin1')));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+        socket.write(
+          `POST /dkan/datastore/query HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${post.length}\r\n\r\n`,
+        );
+        socket.write(post);
+        socket.write('GET /__mockyard/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+      });
+      expect(answers.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 413', 'HTTP/1.1 200']);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('slow clients', () => {
