@@ -143,6 +143,51 @@ describe('secrets in the journal and the logs', () => {
     expect(entry.headers.referer).toBe('http://localhost:3000/cars?api_key=***&q=ok');
   });
 
+  it("masks request bodies that a stub saw, in mockyard's journal and WireMock's /__admin/requests", async () => {
+    const admin = { authorization: `Bearer ${TOKEN}` };
+    const as = { remoteAddress: '10.7.7.7' };
+    const mapping = { request: { method: 'POST', urlPathPattern: '/hooks/.*' }, response: { status: 204 } };
+    const made = await tokenApp.inject({
+      method: 'POST',
+      url: '/__admin/mappings',
+      headers: admin,
+      payload: mapping,
+      ...as,
+    });
+    expect(made.statusCode).toBe(201);
+    await tokenApp.inject({
+      method: 'POST',
+      url: '/hooks/form',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `q=1&api%5Fkey=hush-1&pass%77ord=hush-2&api_key%5B0%5D%5Bx%5D=hush-3&note=${encodeURIComponent(TOKEN)}`,
+    });
+    await tokenApp.inject({
+      method: 'POST',
+      url: '/hooks/json',
+      headers: { 'content-type': 'application/json' },
+      payload: { q: 1, client_secret: 'hush-4', nested: { token: 'hush-5' }, note: TOKEN },
+    });
+    const ours = await tokenApp.inject({ url: '/__mockyard/requests?limit=2', headers: admin, ...as });
+    const theirs = await tokenApp.inject({ url: '/__admin/requests?limit=2', headers: admin, ...as });
+    for (const text of [ours.body, theirs.body]) {
+      for (const secret of [
+        'hush-1',
+        'hush-2',
+        'hush-3',
+        'hush-4',
+        'hush-5',
+        encodeURIComponent(TOKEN),
+        JSON.stringify(TOKEN),
+      ])
+        expect(text).not.toContain(secret);
+    }
+    const [json, form] = ours.json().requests;
+    expect(form.requestBody).toBe('q=1&api%5Fkey=***&pass%77ord=***&api_key%5B0%5D%5Bx%5D=***&note=***');
+    expect(JSON.parse(json.requestBody)).toEqual({ q: 1, client_secret: '***', nested: { token: '***' }, note: '***' });
+    const logged = theirs.json().requests.map((r: { request: { body: string } }) => r.request.body);
+    expect(logged).toEqual([json.requestBody, form.requestBody]);
+  });
+
   it('log lines use the same rule', () => {
     expect(maskUrl('/a?api_key%5B0%5D%5Bx%5D=s1&x=1', null)).toBe('/a?api_key%5B0%5D%5Bx%5D=***&x=1');
     expect(maskUrl(`/t/${TOKEN}`, TOKEN)).toBe('/t/***');

@@ -1,7 +1,7 @@
 // The request journal: a ring buffer of the last N area requests, with secrets masked.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AreaName } from '../area.js';
-import { bodyText, type CapturedBody } from './journal-bodies.js';
+import { bodyText, type CapturedBody, maskedBytes } from './journal-bodies.js';
 
 export interface JournalEntry {
   id: number;
@@ -336,9 +336,14 @@ export class Journal {
     return [...this.#newestFirst()];
   }
 
-  /** Headers and URL of a record with secrets masked, as every reader of the journal sees them. */
-  masked(r: JournalRecord): { url: string; headers: Record<string, string | string[]> } {
-    return { url: maskUrl(r.url, this.adminToken), headers: maskHeaders(r.headers, this.adminToken) };
+  /** URL, headers and body bytes of a record with secrets masked, as every reader of the journal sees them. */
+  masked(r: JournalRecord): { url: string; headers: Record<string, string | string[]>; body: Buffer | undefined } {
+    const type = r.headers['content-type'];
+    return {
+      url: maskUrl(r.url, this.adminToken),
+      headers: maskHeaders(r.headers, this.adminToken),
+      body: r.body === undefined ? undefined : maskedBytes(r.body, type, this.adminToken),
+    };
   }
 
   /** Removes the records `drop` selects; returns how many went. */
