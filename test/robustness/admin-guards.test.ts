@@ -103,6 +103,20 @@ describe('admin token guesses', () => {
     expect(other.statusCode).toBe(200);
   });
 
+  it('counts only tokens sent: requests without one get 401 and do not lock the right token out', async () => {
+    const as = { remoteAddress: '10.6.6.6' };
+    for (let i = 0; i < TOKEN_FAILURES_ALLOWED * 2; i++) {
+      const res = await tokenApp.inject({ url: '/__mockyard/requests', ...as });
+      expect(res.statusCode).toBe(401);
+    }
+    const right = await tokenApp.inject({
+      url: '/__mockyard/requests',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      ...as,
+    });
+    expect(right.statusCode).toBe(200);
+  });
+
   it('lets the client try again once the window has passed (injected clock)', async () => {
     let now = 1_000_000;
     const guard = adminTokenGuard({ adminToken: 'right' }, { now: () => now })!;
