@@ -116,13 +116,33 @@ function bareName(name: string): string {
   return bare.toLowerCase().replace(/[.\s+]/g, '_');
 }
 
-/** `text` with the admin token (as sent, or percent-encoded) replaced by the mask. */
+/** `text` with the admin token replaced by the mask: as sent, or percent-encoded in any way a URL may carry it. */
 export function hideToken(text: string, adminToken: string | null): string {
   if (!adminToken) return text;
-  let out = text.split(adminToken).join(MASK);
-  const encoded = encodeURIComponent(adminToken);
-  if (encoded !== adminToken) out = out.split(encoded).join(MASK);
-  return out;
+  return text.replace(tokenPattern(adminToken), MASK);
+}
+
+let lastToken: { token: string; pattern: RegExp } | null = null;
+
+/**
+ * The token as a pattern in which each character may be itself or its UTF-8 bytes percent-encoded, in either
+ * case of hex (`/` as `%2F` or `%2f`; a space also as `+`), one character at a time: a client or a proxy may
+ * encode any part of a URL, and a server reads them all as the same token.
+ */
+function tokenPattern(token: string): RegExp {
+  if (lastToken?.token === token) return lastToken.pattern;
+  const hex = (b: number) =>
+    b
+      .toString(16)
+      .padStart(2, '0')
+      .replace(/[a-f]/g, (h) => `[${h}${h.toUpperCase()}]`);
+  const parts = [...token].map((ch) => {
+    const encoded = [...Buffer.from(ch)].map((b) => `%${hex(b)}`).join('');
+    const literal = ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    return `(?:${literal}|${encoded}${ch === ' ' ? '|\\+' : ''})`;
+  });
+  lastToken = { token, pattern: new RegExp(parts.join(''), 'g') };
+  return lastToken.pattern;
 }
 
 function maskValue(name: string, value: string): string {
