@@ -97,6 +97,17 @@ describe('inputs that answered 500', () => {
     },
   );
 
+  it.each(['archive/metadata/x', 'dkan/datastore/query/x', 'agco/api/v2/Languages'])(
+    "a scenario prefix segment of 300 bytes before /%s is the area's 404, naming the rule",
+    async (route) => {
+      const area = route.split('/')[0] as 'archive' | 'dkan' | 'agco';
+      const res = await app.inject({ url: `/scenarios/${'a'.repeat(300)}/${route}`, headers: AGCO_AUTH });
+      expect(res.statusCode).toBe(404);
+      expect(errorShapeProblem(area, res)).toBeUndefined();
+      expect(res.headers['mockyard-error']).toContain('scenario names match');
+    },
+  );
+
   it.each([
     'descriptionText=a%00b',
     'descriptionText=a%00b&useFullText=true',
