@@ -17,6 +17,12 @@ export function pinSelfToCore1(): void {
   if (hasTaskset) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
 }
 
+/** Lets this process run on every core again (threads it starts from now on inherit that). */
+export function unpinSelf(): void {
+  if (hasTaskset)
+    spawnSync('taskset', ['-p', '-c', `0-${os.availableParallelism() - 1}`, String(process.pid)], { stdio: 'ignore' });
+}
+
 export interface Server {
   url: string;
   child: ChildProcess;

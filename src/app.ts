@@ -19,9 +19,9 @@ import { packageVersion } from './paths.js';
 import { Runtime } from './platform/controls/runtime.js';
 import { QueryPool } from './platform/data/query-pool.js';
 import { lazyCompilersFactory } from './platform/http/lazy-compilers.js';
-import { corsOptions, installAdminPolicy } from './platform/admin/browser-policy.js';
+import { CORS_WITHOUT_ORIGIN, corsOptions, installAdminPolicy } from './platform/admin/browser-policy.js';
 import { clientErrorHandler } from './platform/http/client-errors.js';
-import { areaResolver, frameworkErrorHandler, httpServerOptions } from './platform/http/limits.js';
+import { MAX_PARAM_LENGTH, areaResolver, frameworkErrorHandler, httpServerOptions } from './platform/http/limits.js';
 import { installJsonBodyParser } from './platform/http/json-body.js';
 import { installBodyBudget, installRefusedBodyDrain } from './platform/http/body-budget.js';
 import { adminHostGuard, adminTokenGuard } from './platform/admin/admin-guard.js';
@@ -80,7 +80,15 @@ export async function buildApp(
   const areaOf = areaResolver(areas, options.only);
   const runtime = options.runtime ?? new Runtime(config);
   const scenarios = options.scenarios ?? new Scenarios(config.scenario);
-  const pipeline = new Pipeline({ config, runtime, stores, scenarios, areas, areaOf });
+  const pipeline = new Pipeline({
+    config,
+    runtime,
+    stores,
+    scenarios,
+    areas,
+    areaOf,
+    frontHeaders: CORS_WITHOUT_ORIGIN,
+  });
   const app = createFastify(config, pipeline, areaOf, options.only ? undefined : options.realHosts);
   decoratePlatform(app, { config, stores, runtime, scenarios, ownScenarios: !options.scenarios, options });
   const stubs = options.stubs ?? ownStubs(app, config, runtime);
@@ -124,7 +132,7 @@ function createFastify(
     clientErrorHandler: clientErrorHandler(areaOf),
     logger: loggerOptions(config),
     ...(perRequestLogger ? {} : { childLoggerFactory: (logger) => logger }),
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Keep-alive sockets that are idle are closed at shutdown; busy ones finish their request first.
     forceCloseConnections: 'idle',
     return503OnClosing: true,

@@ -1,11 +1,13 @@
 // How a matched stub answers: its status, headers and body, or its fault, or the upstream's answer (proxyBaseUrl).
 import { randomBytes } from 'node:crypto';
 import { realpath, readFile, stat } from 'node:fs/promises';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { Socket } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { dropConnection } from '../platform/controls/faults.js';
+import type { FixedAnswer } from '../platform/http/pipeline.js';
 import type { Stub } from './mapping.js';
 import type { StubRequest } from './request.js';
 
@@ -110,15 +112,36 @@ export async function forward(
   return { status: res.status, headers: out, body };
 }
 
-function setHeaders(reply: FastifyReply, headers: readonly [string, string][]): void {
-  const grouped = new Map<string, string[]>();
+/** A mapping's headers by lower-case name, repeated names as lists (as Fastify's reply.header keeps them). */
+function grouped(headers: readonly [string, string][]): Map<string, string | string[]> {
+  const out = new Map<string, string | string[]>();
   for (const [name, value] of headers) {
     const key = name.toLowerCase();
-    const list = grouped.get(key);
-    if (list) list.push(value);
-    else grouped.set(key, [value]);
+    const prev = out.get(key);
+    out.set(key, prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value]);
   }
-  for (const [name, values] of grouped) reply.header(name, values.length === 1 ? values[0]! : values);
+  return out;
+}
+
+function setHeaders(reply: FastifyReply, headers: readonly [string, string][]): void {
+  for (const [name, value] of grouped(headers)) reply.header(name, value);
+}
+
+/**
+ * The answer of a stub that nothing but its mapping decides (no delay, fault, proxy, body file or scenario
+ * state), as `sendAnswer` would send it, or null. Statuses whose bodies Node or Fastify treat apart (1xx, 204, 304) and a mapping's own
+ * Transfer-Encoding are left to `sendAnswer`.
+ */
+export function plainAnswer(stub: Pick<Stub, 'id' | 'response' | 'scenarioName'>): FixedAnswer | null {
+  const r = stub.response;
+  if (r.delayMs > 0 || r.fault !== null || r.proxyBaseUrl !== null || r.bodyFileName !== null) return null;
+  if (stub.scenarioName !== null || r.status < 200 || r.status === 204 || r.status === 304) return null;
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of grouped(r.headers)) headers[name] = value;
+  if (headers['transfer-encoding'] !== undefined) return null;
+  headers['matched-stub-id'] = stub.id;
+  headers['content-length'] = String(r.body?.length ?? 0);
+  return { status: r.status, headers, body: r.body };
 }
 
 /**

@@ -2,6 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { MappingError, isObject } from './errors.js';
 import { SafeRegex, parsePattern, type ValuePattern } from './patterns.js';
+import type { FixedAnswer } from '../platform/http/pipeline.js';
+import { plainAnswer } from './answer.js';
 
 export type UrlRule =
   | { kind: 'any' }
@@ -52,6 +54,8 @@ export interface Stub {
   newScenarioState: string | null;
   /** Insertion order: among equal priorities the newest mapping wins, as in WireMock. */
   seq: number;
+  /** The answer as fixed bytes when nothing but the mapping decides it (see plainAnswer), else null. */
+  plain: FixedAnswer | null;
 }
 
 /** WireMock's default priority. */
@@ -254,15 +258,18 @@ export function parseMapping(input: unknown, seq: number): Stub {
   if (scenarioName === null && (requiredScenarioState !== null || newScenarioState !== null))
     throw new MappingError('/scenarioName', 'is needed with requiredScenarioState or newScenarioState');
   const { insertionIndex: _ignored, ...rest } = input;
+  const request = requestRule(input.request ?? {});
+  const response = responseRule(input.response);
   return {
     id,
     json: { ...rest, id, uuid: id },
     priority,
-    request: requestRule(input.request ?? {}),
-    response: responseRule(input.response),
+    request,
+    response,
     scenarioName,
     requiredScenarioState,
     newScenarioState,
     seq,
+    plain: plainAnswer({ id, response, scenarioName }),
   };
 }

@@ -1,9 +1,10 @@
 // The stub step: before an area answers, a matching stub may (seeing the request as the real service would).
+import type { IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../platform/area.js';
-import { JOURNAL_BODY_BYTES, requestNotes } from '../platform/controls/journal.js';
+import { JOURNAL_BODY_BYTES, journalRecord, type RequestNote, requestNotes } from '../platform/controls/journal.js';
 import { capture } from '../platform/controls/journal-bodies.js';
 import { OUTSIDE_BASE, hostnameOf, realHostOf } from '../platform/hosts/real-hosts.js';
 import { sendAreaError } from '../platform/http/area-errors.js';
@@ -11,9 +12,9 @@ import { sendMockyardError } from '../platform/http/mockyard-errors.js';
 import { answerWith, forward, sendAnswer } from './answer.js';
 import { StubRequest } from './request.js';
 import type { Matched, Stubs } from './world.js';
-import type { StubMatcher } from '../platform/http/pipeline.js';
+import type { FixedAnswer, StubMatcher } from '../platform/http/pipeline.js';
 import type { Runtime } from '../platform/controls/runtime.js';
-import type { Scenarios } from '../scenarios/registry.js';
+import type { Scenario, Scenarios } from '../scenarios/registry.js';
 
 /** Largest request body the stub step reads (Fastify's own default body limit). */
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
@@ -61,27 +62,29 @@ function upstreamOf(area: AreaDefinition): { host: string; base: string } {
 /** Requests outside every area are journaled here (area requests by the controls' journal step). */
 function journalFree(runtime: FastifyInstance['runtime'], request: FastifyRequest, reply: FastifyReply): void {
   if (runtime.journal.capacity === 0) return;
-  const started = process.hrtime.bigint();
+  const started = performance.now();
   const time = Date.now();
   const id = runtime.journal.nextId();
   reply.raw.once('close', () => {
     const note = requestNotes.get(request.raw);
-    runtime.journal.add({
-      id,
-      method: request.method,
-      area: null,
-      operationId: null,
-      url: request.url,
-      headers: request.headers,
-      status: reply.raw.headersSent ? reply.raw.statusCode : null,
-      durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
-      time,
-      fault: null,
-      forced: false,
-      scenario: request.scenario?.name ?? null,
-      requestBody: capture(note?.body, request.headers['content-type'], runtime.journal.bodyBytes),
-      ...note,
-    });
+    runtime.journal.add(
+      journalRecord({
+        id,
+        method: request.method,
+        area: null,
+        operationId: null,
+        url: request.url,
+        headers: request.headers,
+        status: reply.raw.headersSent ? reply.raw.statusCode : null,
+        started,
+        time,
+        fault: null,
+        forced: false,
+        scenario: request.scenario?.name ?? null,
+        requestBody: capture(note?.body, request.headers['content-type'], runtime.journal.bodyBytes),
+        note,
+      }),
+    );
   });
 }
 
@@ -125,6 +128,22 @@ export class StubStep implements StubMatcher {
     const seen = this.#seen(request, area);
     if (!seen) return false;
     return this.#run(request, reply, seen, undefined);
+  }
+
+  front(
+    req: IncomingMessage,
+    url: string,
+    area: AreaDefinition | undefined,
+    scenario: Scenario | undefined,
+  ): { answer: FixedAnswer; note: RequestNote } | null | undefined {
+    const { stubs, only } = this.options;
+    if (stubs.recorder.target !== null) return undefined;
+    const seen = realView(url, area, only, realHostOf(req), req.headers.host);
+    if (!seen) return null;
+    const matched = stubs.match(new StubRequest('GET', seen.url, seen.host, req.headers, undefined), scenario?.stubs);
+    if (!matched) return null;
+    const plain = matched.stub.plain;
+    return plain === null ? undefined : { answer: plain, note: { stubId: matched.stub.id, seenAs: seen } };
   }
 
   #seen(request: FastifyRequest, area: AreaDefinition | undefined): { host: string; url: string } | undefined {

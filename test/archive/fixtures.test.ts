@@ -3,6 +3,7 @@ import { statSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
+import { LARGE_DIGEST, LARGE_SIZE, largeBlock } from '../../fixtures/archive/build.js';
 import { REFERENCE_DATE } from '../../fixtures/build.js';
 import { testApp } from '../helpers/app.js';
 import { fixtureItems, okItems, readDisk, diskPath } from './helpers.js';
@@ -122,5 +123,23 @@ describe('archive fixtures', () => {
       items: { identifier: string; files: string[]; status: string }[];
     };
     expect(catalog.items).toEqual(items.map((i) => ({ identifier: i.identifier, files: i.names, status: i.status })));
+  });
+
+  it('records the digest of the 1 GiB file that its bytes have (scale 10 writes it; the digest is a constant)', () => {
+    const block = largeBlock();
+    const md5 = createHash('md5');
+    const sha1 = createHash('sha1');
+    let crc = 0;
+    for (let done = 0; done < LARGE_SIZE; done += block.length) {
+      md5.update(block);
+      sha1.update(block);
+      crc = crc32(block, crc);
+    }
+    expect(LARGE_DIGEST).toEqual({
+      size: LARGE_SIZE,
+      md5: md5.digest('hex'),
+      crc32: (crc >>> 0).toString(16).padStart(8, '0'),
+      sha1: sha1.digest('hex'),
+    });
   });
 });

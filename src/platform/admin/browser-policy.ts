@@ -47,6 +47,12 @@ type OriginCallback = (err: Error | null, allow: boolean) => void;
  *   refused to other origins.
  * Requests without Origin (servers, curl) get no CORS headers at all.
  */
+/**
+ * What corsOptions add to the answer of a request without Origin: its origin is a function, so
+ * @fastify/cors sends `Vary: Origin` and nothing else. The pipeline's front path writes these itself.
+ */
+export const CORS_WITHOUT_ORIGIN = Object.freeze({ vary: 'Origin' });
+
 export function corsOptions(config: Config): FastifyCorsOptions {
   const anyOrigin = config.corsOrigins.includes('*');
   const listed = adminOriginAllowed(config);

@@ -68,6 +68,34 @@ export interface JournalRecord {
 export type RequestNote = Pick<JournalRecord, 'body' | 'stubId' | 'seenAs'>;
 /** Keyed by the raw request, so the note goes when the request does. */
 export const requestNotes = new WeakMap<object, RequestNote>();
+/**
+ * A finished request as whichever path answered it knows it (Fastify's journal steps, the pipeline's front
+ * path): `started` is performance.now() when it arrived, `note` what the stub step learnt.
+ */
+export type Answered = Omit<JournalRecord, 'durationMs' | keyof RequestNote> & { started: number; note?: RequestNote };
+
+/** The one way a journal record is made, whichever path answered the request. */
+export function journalRecord(a: Answered): JournalRecord {
+  return {
+    id: a.id,
+    method: a.method,
+    area: a.area,
+    operationId: a.operationId,
+    url: a.url,
+    headers: a.headers,
+    status: a.status,
+    durationMs: Math.round((performance.now() - a.started) * 100) / 100,
+    time: a.time,
+    fault: a.fault,
+    forced: a.forced,
+    scenario: a.scenario,
+    requestBody: a.requestBody,
+    responseHeaders: a.responseHeaders,
+    responseBody: a.responseBody,
+    ...a.note,
+  };
+}
+
 /** Bytes of a request body the journal keeps. */
 export const JOURNAL_BODY_BYTES = 64 * 1024;
 

@@ -69,7 +69,7 @@ function route(router: HostRouter, req: IncomingMessage, res: ServerResponse): b
   }
   const host = req.headers.host;
   if (host === undefined) return true;
-  const found = router.match(hostnameOf(host));
+  const found = router.matchHost(host);
   if (found) {
     markRealHost(req, found);
     req.url = HostRouter.rewrite(found, url);

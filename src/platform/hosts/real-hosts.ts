@@ -67,6 +67,7 @@ export class HostRouter {
   private readonly exact = new Map<string, HostRule>();
   private readonly wildcards: HostRule[] = [];
   private readonly areas: ReadonlyMap<AreaName, AreaDefinition>;
+  readonly #byHost = new Map<string, HostRoute | null>();
 
   constructor(areas: readonly AreaDefinition[], mapped: readonly { host: string; area: AreaName }[] = []) {
     this.areas = new Map(areas.map((a) => [a.name, a]));
@@ -91,6 +92,21 @@ export class HostRouter {
       this.wildcards.find((w) => hostname.endsWith(w.host) && hostname.length > w.host.length);
     if (!rule) return undefined;
     return { area: this.areas.get(rule.area)!, basePath: rule.basePath, hostname };
+  }
+
+  /**
+   * `match` by a Host header as sent. A server sees the same few Host values again and again, so the answer
+   * is remembered per value (HostRoute is never changed once made); at most 256 values are kept, and the
+   * memory starts over when a client sends more distinct names than that.
+   */
+  matchHost(host: string): HostRoute | undefined {
+    let found = this.#byHost.get(host);
+    if (found === undefined) {
+      if (this.#byHost.size >= 256) this.#byHost.clear();
+      found = this.match(hostnameOf(host)) ?? null;
+      this.#byHost.set(host, found);
+    }
+    return found ?? undefined;
   }
 
   /** The names a certificate for the TLS port covers: mockyard's own and every real or mapped host. */

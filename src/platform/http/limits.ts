@@ -9,6 +9,8 @@ import type { Config } from '../../config.js';
 export const MAX_URL_LENGTH = 16 * 1024;
 /** Most query parameters in one request. */
 export const MAX_QUERY_PARAMETERS = 1000;
+/** Longest path parameter Fastify's router takes (a longer one is a 414). */
+export const MAX_PARAM_LENGTH = 1024;
 /**
  * Node's own header limit, raised so URLs a bit over MAX_URL_LENGTH still reach us and get a 414 in
  * the area's shape; past this Node itself answers 431.
@@ -76,24 +78,32 @@ export function frameworkErrorHandler(areaOf: (url: string) => AreaDefinition | 
   };
 }
 
+/** The bound a request target breaks, if any: what `withinLimits` answers, and what keeps a request off the front path. */
+export function urlLimitBreach(url: string): { status: 400 | 414; message: string } | null {
+  if (url.length > MAX_URL_LENGTH)
+    return {
+      status: 414,
+      message: `The request URL is ${url.length} characters long; mockyard serves at most ${MAX_URL_LENGTH}.`,
+    };
+  const q = url.indexOf('?');
+  if (q < 0) return null;
+  let params = 1;
+  for (let i = q; i < url.length; i++) if (url.charCodeAt(i) === 38 /* & */) params++;
+  if (params <= MAX_QUERY_PARAMETERS) return null;
+  return {
+    status: 400,
+    message: `The request has ${params} query parameters; mockyard accepts at most ${MAX_QUERY_PARAMETERS}.`,
+  };
+}
+
 /** The limits step of the pipeline: false when the request was refused (and answered). */
 export function withinLimits(
   request: FastifyRequest,
   reply: FastifyReply,
   areaOf: (url: string) => AreaDefinition | undefined,
 ): boolean {
-  const url = request.url;
-  if (url.length > MAX_URL_LENGTH) {
-    const message = `The request URL is ${url.length} characters long; mockyard serves at most ${MAX_URL_LENGTH}.`;
-    reject(request, reply, areaOf(url), 414, message);
-    return false;
-  }
-  const q = url.indexOf('?');
-  if (q < 0) return true;
-  let params = 1;
-  for (let i = q; i < url.length; i++) if (url.charCodeAt(i) === 38 /* & */) params++;
-  if (params <= MAX_QUERY_PARAMETERS) return true;
-  const message = `The request has ${params} query parameters; mockyard accepts at most ${MAX_QUERY_PARAMETERS}.`;
-  reject(request, reply, areaOf(url), 400, message);
+  const breach = urlLimitBreach(request.url);
+  if (breach === null) return true;
+  reject(request, reply, areaOf(request.url), breach.status, breach.message);
   return false;
 }

@@ -8,19 +8,27 @@
 //   on send     hints, fault bodies, storing a finished answer in the cache
 //   journal     the record is completed when the response is done             (controls/journal.ts)
 //
-// One onRequest hook and one onSend hook carry all of it. A cached answer that needs no other step (no
-// control, stub, CORS or request log in play) is written before Fastify is entered at all: `front` below.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// One onRequest hook and one onSend hook carry all of it. A plain stub answer or a cached answer that needs
+// no other step (no control, CORS or request log in play) is written before Fastify is entered: `front` below.
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition, AreaName } from '../area.js';
 import type { Config } from '../../config.js';
 import { controlStep, faultPayload, journalPayload, type RequestState } from '../controls/controls.js';
+import { journalRecord, type RequestNote } from '../controls/journal.js';
 import type { Runtime } from '../controls/runtime.js';
 import { holdStore, type Stores } from '../data/stores.js';
-import { SCENARIO_HEADER, scenarioStep, type Scenarios } from '../../scenarios/registry.js';
+import { SCENARIO_HEADER, type Scenario, scenarioStep, type Scenarios } from '../../scenarios/registry.js';
 import { answerKey, type AnswerCachePolicy } from './answer-cache.js';
 import { hintStep } from './hints.js';
-import { withinLimits } from './limits.js';
+import { MAX_PARAM_LENGTH, urlLimitBreach, withinLimits } from './limits.js';
+
+/** A stub's answer as fixed bytes: status, headers (content-length included) and body. */
+export interface FixedAnswer {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  body: Buffer | null;
+}
 
 /**
  * A matcher of user-defined stubs (WireMock-format mappings): it may answer an area request after the
@@ -31,6 +39,18 @@ export interface StubMatcher {
   readonly size: number;
   /** True when a stub answered the request (it has called reply.send). */
   answer(request: FastifyRequest, reply: FastifyReply, area: AreaDefinition): boolean | Promise<boolean>;
+  /**
+   * The front path's question about a GET without a body, at `url` in `area` (undefined: outside every
+   * area), in `scenario`: the fixed answer of the stub that matches and what the journal notes of it; null
+   * when no stub matches; undefined when only the stub step can answer (a recording, a stub not plain).
+   * Pure: nothing moves (a plain stub has no scenario state).
+   */
+  front(
+    req: IncomingMessage,
+    url: string,
+    area: AreaDefinition | undefined,
+    scenario: Scenario | undefined,
+  ): { answer: FixedAnswer; note: RequestNote } | null | undefined;
 }
 
 export interface PipelineOptions {
@@ -40,6 +60,8 @@ export interface PipelineOptions {
   scenarios: Scenarios;
   areas: readonly AreaDefinition[];
   areaOf: (url: string) => AreaDefinition | undefined;
+  /** What the plugins before the pipeline (CORS) add to every answer of a request without Origin. */
+  frontHeaders: OutgoingHttpHeaders;
 }
 
 type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -62,62 +84,132 @@ export class Pipeline {
   }
 
   /**
-   * The server's request listener: a cached answer that needs no other step is written here, the way a
-   * bare node:http server would; everything else goes on to Fastify (`handler`).
+   * The server's request listener: a plain stub answer or a cached answer that needs no other step is
+   * written here, the way a bare node:http server would; everything else goes on to Fastify (`handler`).
    */
   front(handler: RawHandler): RawHandler {
     return (req, res) => {
-      if (!this.#fromCache(req, res)) handler(req, res);
+      if (!this.#front(req, res)) handler(req, res);
     };
   }
 
-  #fromCache(req: IncomingMessage, res: ServerResponse): boolean {
-    const { runtime, scenarios, areaOf } = this.options;
-    const cache = runtime.answers;
+  #front(req: IncomingMessage, res: ServerResponse): boolean {
+    const { runtime, areaOf } = this.options;
     // Controls can be switched on at run time (the dashboard), so this is read per request.
-    if (req.method !== 'GET' || !cache.enabled || this.#closing || runtime.controls.active || this.requestLog)
-      return false;
-    if (this.stubs !== null && this.stubs.size > 0) return false;
+    if (req.method !== 'GET' || this.#closing || runtime.controls.active || this.requestLog) return false;
     const headers = req.headers;
     if (headers.prefer !== undefined || headers.origin !== undefined) return false;
     const url = req.url ?? '/';
     // Path scenarios are rewritten by Fastify's rewriteUrl: those go the long way.
     if (url.startsWith('/scenarios/')) return false;
     const area = areaOf(url);
-    const policy = area && this.#policies.get(area.name);
-    if (!policy) return false;
+    const scenario = area ? this.#scenarioNamed(headers) : null;
+    if (scenario === undefined) return false;
+    const stubs = this.stubs;
+    if (stubs !== null && stubs.size > 0) {
+      // A cached answer may go out only when no stub could have answered the request.
+      const stubbed = this.#fromStub(stubs, req, res, url, area, scenario);
+      if (stubbed !== null) return stubbed;
+    }
+    return area !== undefined && this.#fromCache(req, res, url, area, scenario);
+  }
+
+  /** The scenario an area request is made in (header, else the default); undefined when the long way must tell. */
+  #scenarioNamed(headers: IncomingHttpHeaders): string | null | undefined {
     const named = headers[SCENARIO_HEADER];
-    const scenario =
-      typeof named === 'string' && named.trim() !== ''
-        ? named.trim()
-        : named === undefined
-          ? scenarios.defaultName
-          : null;
-    if (scenario === null && named !== undefined) return false;
+    if (named === undefined) return this.options.scenarios.defaultName;
+    return typeof named === 'string' && named.trim() !== '' ? named.trim() : undefined;
+  }
+
+  /**
+   * The stub step on the front path: true when a plain stub answered, null when no stub matches, false
+   * when the request must go the long way (a body to match, a bound or a path the router refuses, an
+   * unknown scenario, a stub that is not plain).
+   */
+  #fromStub(
+    stubs: StubMatcher,
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: string,
+    area: AreaDefinition | undefined,
+    scenarioName: string | null,
+  ): boolean | null {
+    const started = performance.now();
+    const headers = req.headers;
+    const length = headers['content-length'];
+    if ((length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined) return false;
+    if (urlLimitBreach(url) !== null) return false;
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    if (path.length > MAX_PARAM_LENGTH || path.includes('%')) return false;
+    const scenario = area && scenarioName !== null ? this.options.scenarios.get(scenarioName) : undefined;
+    if (area && scenarioName !== null && !scenario) return false;
+    const found = stubs.front(req, url, area, scenario);
+    if (found === null) return null;
+    // An area's journal names the operation Fastify's router finds for the URL: its stub answers go that way.
+    if (found === undefined || area !== undefined) return false;
+    const { answer, note } = found;
+    res.writeHead(answer.status, { ...this.options.frontHeaders, ...answer.headers });
+    res.end(answer.body);
+    const journal = this.options.runtime.journal;
+    if (journal.capacity > 0)
+      journal.add(
+        journalRecord({
+          id: journal.nextId(),
+          method: 'GET',
+          area: null,
+          operationId: null,
+          url,
+          headers,
+          status: answer.status,
+          started,
+          time: Date.now(),
+          fault: null,
+          forced: false,
+          scenario: null,
+          note,
+        }),
+      );
+    return true;
+  }
+
+  #fromCache(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: string,
+    area: AreaDefinition,
+    scenario: string | null,
+  ): boolean {
+    const cache = this.options.runtime.answers;
+    const policy = this.#policies.get(area.name);
+    if (!policy || !cache.enabled) return false;
+    const headers = req.headers;
     const hit = cache.get(answerKey(area.name, scenario, 'GET', url, policy.vary, headers));
     if (!hit) return false;
     const started = performance.now();
     res.writeHead(200, hit.headers);
     res.end(hit.body);
-    const journal = runtime.journal;
+    const journal = this.options.runtime.journal;
     if (journal.capacity > 0)
-      journal.add({
-        id: journal.nextId(),
-        method: 'GET',
-        area: hit.area,
-        operationId: hit.operationId,
-        url,
-        headers,
-        status: 200,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        time: Date.now(),
-        fault: null,
-        forced: false,
-        scenario,
-        requestBody: null,
-        responseHeaders: hit.headers,
-        responseBody: hit.journalBody,
-      });
+      journal.add(
+        journalRecord({
+          id: journal.nextId(),
+          method: 'GET',
+          area: hit.area,
+          operationId: hit.operationId,
+          url,
+          headers,
+          status: 200,
+          started,
+          time: Date.now(),
+          fault: null,
+          forced: false,
+          scenario,
+          requestBody: null,
+          responseHeaders: hit.headers,
+          responseBody: hit.journalBody,
+        }),
+      );
     return true;
   }
 
