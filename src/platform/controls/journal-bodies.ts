@@ -1,6 +1,6 @@
 // Request and response bodies in the journal: captured by reference (or cut to the limit) on the request
 // path, masked and turned into text only when someone reads the journal.
-import { hideToken, isSecretName } from './journal.js';
+import { hideToken, isSecretName } from './secrets.js';
 
 const MASK = '***';
 const TEXT_TYPE = /^(?:text\/|application\/(?:[\w.+-]+\+)?(?:json|xml|x-www-form-urlencoded|javascript)\b)/i;
