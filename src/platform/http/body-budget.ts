@@ -57,12 +57,14 @@ export const REFUSED_BODY_DRAIN_BYTES = 256 * 1024 * 1024;
  * connection is closed as before.
  */
 export function installRefusedBodyDrain(app: FastifyInstance, limit = REFUSED_BODY_DRAIN_BYTES): void {
-  app.addHook('onSend', (request, reply, payload, done) => {
+  // Fastify marks such answers `connection: close` on its body-parser error path; onError runs on that path
+  // only, so answers that went well pay nothing for this.
+  app.addHook('onError', (request, reply, _error, done) => {
     const raw = request.raw;
-    if (reply.getHeader('connection') !== 'close' || raw.complete || raw.destroyed) return done(null, payload);
+    if (reply.getHeader('connection') !== 'close' || raw.complete || raw.destroyed) return done();
     const length = request.headers['content-length'];
     if (request.headers['transfer-encoding'] === undefined) {
-      if (length === undefined || !(Number(length) <= limit)) return done(null, payload);
+      if (length === undefined || !(Number(length) <= limit)) return done();
     } else {
       let read = 0;
       raw.on('data', (chunk: Buffer) => {
@@ -71,6 +73,6 @@ export function installRefusedBodyDrain(app: FastifyInstance, limit = REFUSED_BO
       });
     }
     reply.removeHeader('connection');
-    done(null, payload);
+    done();
   });
 }
