@@ -23,7 +23,7 @@ import { CORS_WITHOUT_ORIGIN, corsOptions, installAdminPolicy } from './platform
 import { clientErrorHandler } from './platform/http/client-errors.js';
 import { MAX_PARAM_LENGTH, areaResolver, frameworkErrorHandler, httpServerOptions } from './platform/http/limits.js';
 import { installJsonBodyParser } from './platform/http/json-body.js';
-import { installBodyBudget } from './platform/http/body-budget.js';
+import { installBodyBudget, installRefusedBodyDrain } from './platform/http/body-budget.js';
 import { adminHostGuard, adminTokenGuard } from './platform/admin/admin-guard.js';
 import { frontServerFactory, plainServerFactory } from './platform/hosts/proxy.js';
 import { Pipeline } from './platform/http/pipeline.js';
@@ -101,6 +101,7 @@ export async function buildApp(
   app.addHook('onRequest', adminHostGuard(config));
   installJsonBodyParser(app);
   installBodyBudget(app, areaOf);
+  installRefusedBodyDrain(app);
   pipeline.install(app);
   pipeline.requestLog = installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
   installRootErrorHandling(app, !options.only);

@@ -204,7 +204,8 @@ export class Scenarios {
 // ---- Choosing the scenario of a request ----
 
 const fromPath = new WeakMap<IncomingMessage, string>();
-const PREFIX = /^\/scenarios\/([A-Za-z0-9._-]{1,64})(?=\/|\?|$)/;
+// Any first segment: a name that cannot be a scenario's still gets the area's 404 below, not "no route".
+const PREFIX = /^\/scenarios\/([^/?]+)(?=\/|\?|$)/;
 
 /**
  * Fastify's `rewriteUrl`: `/scenarios/{name}/archive/...` is routed as `/archive/...` in scenario
@@ -273,7 +274,9 @@ export function scenarioStep(
   if (!area && pathOf(request.url) !== '/__mockyard/fixtures') return true;
   const scenario = scenarios.get(name);
   if (!scenario) {
-    const message = `Unknown scenario "${name}": create it with PUT /__mockyard/scenarios/${name} (GET /__mockyard/scenarios lists them).`;
+    const message = SCENARIO_NAME.test(name)
+      ? `Unknown scenario "${name}": create it with PUT /__mockyard/scenarios/${name} (GET /__mockyard/scenarios lists them).`
+      : `Unknown scenario "${name}": scenario names match [A-Za-z0-9._-]{1,64} (GET /__mockyard/scenarios lists them).`;
     reply.header('mockyard-error', message);
     if (area) sendAreaError(area, request, reply, 404, message);
     else sendMockyardError(reply, 404, message);

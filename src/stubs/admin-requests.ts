@@ -54,8 +54,8 @@ function loggedRequest(app: FastifyInstance, ctx: AdminContext, r: JournalRecord
     browserProxyRequest: false,
     loggedDate: r.time,
     loggedDateString: new Date(r.time).toISOString(),
-    body: r.body?.toString('utf8') ?? '',
-    bodyAsBase64: r.body?.toString('base64') ?? '',
+    body: masked.body?.toString('utf8') ?? '',
+    bodyAsBase64: masked.body?.toString('base64') ?? '',
     area: r.area,
     scenario: r.scenario ?? null,
   };

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../platform/area.js';
 import { JOURNAL_BODY_BYTES, journalRecord, type RequestNote, requestNotes } from '../platform/controls/journal.js';
+import { capture } from '../platform/controls/journal-bodies.js';
 import { OUTSIDE_BASE, hostnameOf, realHostOf } from '../platform/hosts/real-hosts.js';
 import { sendAreaError } from '../platform/http/area-errors.js';
 import { sendMockyardError } from '../platform/http/mockyard-errors.js';
@@ -65,6 +66,7 @@ function journalFree(runtime: FastifyInstance['runtime'], request: FastifyReques
   const time = Date.now();
   const id = runtime.journal.nextId();
   reply.raw.once('close', () => {
+    const note = requestNotes.get(request.raw);
     runtime.journal.add(
       journalRecord({
         id,
@@ -79,7 +81,8 @@ function journalFree(runtime: FastifyInstance['runtime'], request: FastifyReques
         fault: null,
         forced: false,
         scenario: request.scenario?.name ?? null,
-        note: requestNotes.get(request.raw),
+        requestBody: capture(note?.body, request.headers['content-type'], runtime.journal.bodyBytes),
+        note,
       }),
     );
   });

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isSecretName } from '../platform/controls/journal.js';
+import { isSecretName } from '../platform/controls/secrets.js';
 import type { UpstreamAnswer } from './answer.js';
 import type { StubRequest } from './request.js';
 import type { RecordedExchange } from './to-scenario.js';

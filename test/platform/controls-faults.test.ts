@@ -69,6 +69,13 @@ describe('Prefer: fault over a real connection', () => {
     const forced = await get(`${url}/archive/items/abc`, 'code=503, fault=malformed');
     expect(forced.status).toBe(503);
     expect(forced.complete).toBe(false);
+    // Nothing cut short may be cached, though the whole answer may be.
+    const cacheable = await get(`${url}/archive/items/abc?cached=1`);
+    expect(cacheable.headers?.['cache-control']).toBe('max-age=3600, public');
+    const cut = await get(`${url}/archive/items/abc?cached=1`, 'fault=malformed');
+    expect(cut.complete).toBe(false);
+    expect(cut.headers?.['cache-control']).toBe('no-store');
+    expect(cut.headers?.etag).toBeUndefined();
     // fetch sees the truncation when reading the body.
     const response = await fetch(`${url}/archive/items/abc?size=4000`, { headers: { prefer: 'fault=malformed' } });
     await expect(response.text()).rejects.toThrow();

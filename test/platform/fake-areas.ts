@@ -20,7 +20,7 @@ export const fakeArchive: AreaDefinition = {
   prefix: '/archive',
   upstream: 'https://archive.example',
   plugin: async (app) => {
-    app.get<{ Params: { id: string }; Querystring: { size?: string } }>(
+    app.get<{ Params: { id: string }; Querystring: { size?: string; cached?: string } }>(
       '/items/:id',
       {
         schema: {
@@ -30,9 +30,11 @@ export const fakeArchive: AreaDefinition = {
           response: { 200: anyObject, 404: page, 503: page },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         if (request.params.id === 'missing') throw new NotFound();
         const size = Number(request.query.size ?? 10);
+        // ?cached=1: the headers of a download that caches may keep.
+        if (request.query.cached) reply.header('cache-control', 'max-age=3600, public').header('etag', '"v1"');
         return { id: request.params.id, data: 'x'.repeat(size) };
       },
     );

@@ -4,7 +4,8 @@ import Fastify, { LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { AREAS } from '../../src/areas/index.js';
 import { resolveConfig } from '../../src/config.js';
-import { isSecretName, maskedQuery, maskHeaders, maskUrl } from '../../src/platform/controls/journal.js';
+import { maskedQuery, maskHeaders, maskUrl } from '../../src/platform/controls/journal.js';
+import { isSecretName } from '../../src/platform/controls/secrets.js';
 import { installRequestLog, requestSerializer } from '../../src/platform/http/request-log.js';
 import { areaResolver } from '../../src/platform/http/limits.js';
 

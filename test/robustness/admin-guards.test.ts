@@ -103,6 +103,20 @@ describe('admin token guesses', () => {
     expect(other.statusCode).toBe(200);
   });
 
+  it('counts only tokens sent: requests without one get 401 and do not lock the right token out', async () => {
+    const as = { remoteAddress: '10.6.6.6' };
+    for (let i = 0; i < TOKEN_FAILURES_ALLOWED * 2; i++) {
+      const res = await tokenApp.inject({ url: '/__mockyard/requests', ...as });
+      expect(res.statusCode).toBe(401);
+    }
+    const right = await tokenApp.inject({
+      url: '/__mockyard/requests',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      ...as,
+    });
+    expect(right.statusCode).toBe(200);
+  });
+
   it('lets the client try again once the window has passed (injected clock)', async () => {
     let now = 1_000_000;
     const guard = adminTokenGuard({ adminToken: 'right' }, { now: () => now })!;
@@ -143,9 +157,58 @@ describe('secrets in the journal and the logs', () => {
     expect(entry.headers.referer).toBe('http://localhost:3000/cars?api_key=***&q=ok');
   });
 
+  it("masks request bodies that a stub saw, in mockyard's journal and WireMock's /__admin/requests", async () => {
+    const admin = { authorization: `Bearer ${TOKEN}` };
+    const as = { remoteAddress: '10.7.7.7' };
+    const mapping = { request: { method: 'POST', urlPathPattern: '/hooks/.*' }, response: { status: 204 } };
+    const made = await tokenApp.inject({
+      method: 'POST',
+      url: '/__admin/mappings',
+      headers: admin,
+      payload: mapping,
+      ...as,
+    });
+    expect(made.statusCode).toBe(201);
+    await tokenApp.inject({
+      method: 'POST',
+      url: '/hooks/form',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `q=1&api%5Fkey=hush-1&pass%77ord=hush-2&api_key%5B0%5D%5Bx%5D=hush-3&note=${encodeURIComponent(TOKEN)}`,
+    });
+    await tokenApp.inject({
+      method: 'POST',
+      url: '/hooks/json',
+      headers: { 'content-type': 'application/json' },
+      payload: { q: 1, client_secret: 'hush-4', nested: { token: 'hush-5' }, note: TOKEN },
+    });
+    const ours = await tokenApp.inject({ url: '/__mockyard/requests?limit=2', headers: admin, ...as });
+    const theirs = await tokenApp.inject({ url: '/__admin/requests?limit=2', headers: admin, ...as });
+    for (const text of [ours.body, theirs.body]) {
+      for (const secret of [
+        'hush-1',
+        'hush-2',
+        'hush-3',
+        'hush-4',
+        'hush-5',
+        encodeURIComponent(TOKEN),
+        JSON.stringify(TOKEN),
+      ])
+        expect(text).not.toContain(secret);
+    }
+    const [json, form] = ours.json().requests;
+    expect(form.requestBody).toBe('q=1&api%5Fkey=***&pass%77ord=***&api_key%5B0%5D%5Bx%5D=***&note=***');
+    expect(JSON.parse(json.requestBody)).toEqual({ q: 1, client_secret: '***', nested: { token: '***' }, note: '***' });
+    const logged = theirs.json().requests.map((r: { request: { body: string } }) => r.request.body);
+    expect(logged).toEqual([json.requestBody, form.requestBody]);
+  });
+
   it('log lines use the same rule', () => {
     expect(maskUrl('/a?api_key%5B0%5D%5Bx%5D=s1&x=1', null)).toBe('/a?api_key%5B0%5D%5Bx%5D=***&x=1');
     expect(maskUrl(`/t/${TOKEN}`, TOKEN)).toBe('/t/***');
+    // Any percent-encoding of the token, in either case of hex, one character or all of them.
+    for (const sent of ['s3cr3t%20token%2fwith%2bsigns', '%73%33cr3t token/with%2Bsigns', 's3cr3t+token%2Fwith+signs'])
+      expect(maskUrl(`/t/${sent}?q=${sent}`, TOKEN)).toBe('/t/***?q=***');
+    expect(maskUrl('/t/s3cr3t-token', TOKEN)).toBe('/t/s3cr3t-token');
     expect(maskedQuery('/a?API+KEY=s', null)).toEqual({ 'API KEY': '***' });
     expect(maskHeaders({ 'proxy-authentication': 'x s' }, null)['proxy-authentication']).not.toContain('s');
   });
@@ -176,6 +239,44 @@ describe('request bodies in flight', () => {
     expect((await held).statusCode).toBe(200);
     expect((await post('z'.repeat(600))).statusCode).toBe(200);
     await small.close();
+  });
+  it('a body refused before it is read still gets its 413 over a socket, not a reset (EPIPE)', async () => {
+    const server = await startServer(resolveConfig({ logLevel: 'silent', port: 0 }));
+    try {
+      const json = { 'content-type': 'application/json' };
+      const put = JSON.stringify({
+        archive: { items: [{ identifier: 'x', files: [{ name: 'a', content: 'x'.repeat(21e6) }] }] },
+      });
+      const post = JSON.stringify({ conditions: [], pad: 'x'.repeat(5e6) });
+      for (let i = 0; i < 3; i++) {
+        const scenario = await fetch(`${server.url}/__mockyard/scenarios/big`, {
+          method: 'PUT',
+          headers: json,
+          body: put,
+        });
+        expect(scenario.status).toBe(413);
+        expect(await scenario.json()).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
+        const dkan = await fetch(`${server.url}/dkan/datastore/query`, { method: 'POST', headers: json, body: post });
+        expect(dkan.status).toBe(413);
+        expect(await dkan.json()).toMatchObject({ status: 413 });
+      }
+      // The rest of the body is read and dropped, so the connection serves the next request.
+      const answers = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1');
+        let text = '';
+        socket.on('data', (c) => (text += c.toString('latin1')));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+        socket.write(
+          `POST /dkan/datastore/query HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${post.length}\r\n\r\n`,
+        );
+        socket.write(post);
+        socket.write('GET /__mockyard/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
+      });
+      expect(answers.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 413', 'HTTP/1.1 200']);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // Issue 27's attack, as an outsider sends it: each input gets a 4xx in its area's own error shape, admin routes
 // refuse other sites' host names, secrets stay masked, and declared sizes cost no memory.
 import { createHash } from 'node:crypto';
+import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { testApp } from '../helpers/app.js';
 import { enc, errorShapeProblem, loadCatalog } from './fuzz-lib.js';
@@ -96,6 +97,17 @@ describe('inputs that answered 500', () => {
     },
   );
 
+  it.each(['archive/metadata/x', 'dkan/datastore/query/x', 'agco/api/v2/Languages'])(
+    "a scenario prefix segment of 300 bytes before /%s is the area's 404, naming the rule",
+    async (route) => {
+      const area = route.split('/')[0] as 'archive' | 'dkan' | 'agco';
+      const res = await app.inject({ url: `/scenarios/${'a'.repeat(300)}/${route}`, headers: AGCO_AUTH });
+      expect(res.statusCode).toBe(404);
+      expect(errorShapeProblem(area, res)).toBeUndefined();
+      expect(res.headers['mockyard-error']).toContain('scenario names match');
+    },
+  );
+
   it.each([
     'descriptionText=a%00b',
     'descriptionText=a%00b&useFullText=true',
@@ -106,6 +118,21 @@ describe('inputs that answered 500', () => {
     expect(res.statusCode).toBe(400);
     expect(errorShapeProblem('agco', res)).toBeUndefined();
   });
+
+  it.each(['?descriptionText=a%00b', '?limit=1%00', '/a%00b'])(
+    'AGCO StringDefinitions%s in XML: the error is well-formed XML (an echoed NUL written as U+FFFD)',
+    async (rest) => {
+      const res = await app.inject({
+        url: `/agco/api/v2/StringDefinitions${rest}`,
+        headers: { ...AGCO_AUTH, accept: 'application/xml' },
+      });
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(res.body).toMatch(/^<ApiError /);
+      expect(res.body).not.toContain('\u0000');
+      expect(XMLValidator.validate(res.body)).toBe(true);
+    },
+  );
 
   it("a NUL in a DKAN match value gets DKAN's 400, by GET and by POST", async () => {
     const [column] = dk.columns;

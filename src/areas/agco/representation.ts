@@ -25,7 +25,23 @@ const API_NS = 'http://schemas.datacontract.org/2004/07/API';
 const MODELS_NS = 'http://schemas.datacontract.org/2004/07/GlobalResources.Shared.Models';
 const ERROR_NS = 'http://schemas.datacontract.org/2004/07/API.Models';
 
-const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', suppressEmptyNode: false });
+/**
+ * Characters XML 1.0 cannot carry at all, not even as a character reference (&#x0; is not well-formed):
+ * C0 controls but tab, LF and CR, unpaired surrogates, U+FFFE and U+FFFF. .NET's XmlWriter refuses them.
+ */
+const NOT_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A text value that XML can hold: what it cannot (a NUL echoed from a filter, say) becomes U+FFFD. */
+const xmlText = (_name: string, value: unknown): unknown =>
+  typeof value === 'string' ? value.replace(NOT_XML, '\uFFFD') : value;
+
+const builder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  suppressEmptyNode: false,
+  tagValueProcessor: xmlText,
+});
 
 // DataContractSerializer writes members in alphabetical order, with the models' namespace prefixed.
 function definitionXml(d: StringDefinition): Record<string, unknown> {

@@ -91,7 +91,7 @@ export interface TokenGuardOptions {
 
 /**
  * The admin token check, as an onRequest hook for an admin route family; null when no token is set.
- * A client (by address) that sends TOKEN_FAILURES_ALLOWED wrong tokens within TOKEN_WINDOW_MS gets 429
+ * A client (by address) that sends TOKEN_FAILURES_ALLOWED wrong tokens (a missing one is not a guess) within TOKEN_WINDOW_MS gets 429
  * with Retry-After for the rest of the window, whatever it sends, so guessing is slowed to a few tries a
  * minute. The comparison takes the same time for every wrong token of the same length.
  */
@@ -121,10 +121,15 @@ export function adminTokenGuard(
         `Too many wrong admin tokens from ${client}; try again after Retry-After seconds.`,
       );
     }
-    const given = Buffer.from(request.headers.authorization ?? '');
+    const header = request.headers.authorization;
+    const given = Buffer.from(header ?? '');
     if (given.length === expected.length && timingSafeEqual(given, expected)) return done();
-    if (record) record.count += 1;
-    else failures.set(client, { count: 1, since: t });
+    // Only a token sent is a guess: a request without one (a page, a probe, a forgotten header) learns nothing,
+    // and counting it would lock the right token out after a few such requests.
+    if (header !== undefined) {
+      if (record) record.count += 1;
+      else failures.set(client, { count: 1, since: t });
+    }
     reply.header('www-authenticate', 'Bearer realm="mockyard"');
     return void refuse(reply, 401, 'Admin routes need Authorization: Bearer <the --admin-token value>');
   };

@@ -37,7 +37,10 @@ function declaredLength(reply: FastifyReply): number | undefined {
   return header === undefined || !Number.isSafeInteger(n) ? undefined : n;
 }
 
-/** The real body, sent with its full Content-Length but only the first half of the bytes, then the connection closes. */
+/**
+ * The real body, sent with its full Content-Length but only the first half of the bytes, then the connection
+ * closes; marked `no-store`, so nothing cut short is cacheable.
+ */
 export async function malformedPayload(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -56,6 +59,8 @@ export async function malformedPayload(
   const promised = Math.max(length, 1);
   const keep = Math.floor(length / 2);
   reply.header('content-length', String(promised));
+  // A cut body must not be kept by a cache as if it were the answer (RFC 9111 §3.3), nor validated later.
+  reply.header('cache-control', 'no-store').removeHeader('etag').removeHeader('last-modified');
   const res = reply.raw;
   const socket = request.raw.socket;
   async function* cut(): AsyncGenerator<Buffer> {

@@ -1,6 +1,6 @@
 // Request and response bodies in the journal: captured by reference (or cut to the limit) on the request
 // path, masked and turned into text only when someone reads the journal.
-import { isSecretName } from './journal.js';
+import { hideToken, isSecretName } from './secrets.js';
 
 const MASK = '***';
 const TEXT_TYPE = /^(?:text\/|application\/(?:[\w.+-]+\+)?(?:json|xml|x-www-form-urlencoded|javascript)\b)/i;
@@ -61,8 +61,30 @@ function maskForm(text: string): string {
     .join('&');
 }
 
-function hideToken(text: string, adminToken: string | null): string {
-  return adminToken && text.includes(adminToken) ? text.split(adminToken).join(MASK) : text;
+/** A body's text with its secrets masked, by its content type: JSON keys, form fields, the admin token anywhere. */
+export function maskedText(text: string, contentType: string, adminToken: string | null): string {
+  let out = text;
+  if (/json/i.test(contentType)) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      const masked = JSON.stringify(maskJson(parsed));
+      // Rewritten only when a secret went: otherwise the bytes stay as the client sent them.
+      if (masked !== JSON.stringify(parsed)) out = masked;
+    } catch {
+      // Cut short or not JSON: shown as it is.
+    }
+  } else if (/x-www-form-urlencoded/i.test(contentType)) out = maskForm(text);
+  return hideToken(out, adminToken);
+}
+
+/**
+ * Request bytes as a reader of the journal sees them (WireMock's `body`): text types masked as
+ * `maskedText` does, anything else as it came.
+ */
+export function maskedBytes(bytes: Buffer, contentType: string | undefined, adminToken: string | null): Buffer {
+  const type = contentType ?? '';
+  if (type && !TEXT_TYPE.test(type)) return bytes;
+  return Buffer.from(maskedText(bytes.toString('utf8'), type, adminToken));
 }
 
 /** The body as a reader sees it: text, secrets masked, cut at `limit` bytes with a marker; null for none. */
@@ -81,14 +103,10 @@ export function bodyText(
     if (type && !TEXT_TYPE.test(type)) return `[${body.size ?? body.bytes.length} bytes of ${type.split(';')[0]}]`;
     text = body.bytes.toString('utf8');
   } else text = JSON.stringify(maskJson(body.bytes)) ?? '';
-  if (/json/i.test(type) && typeof body.bytes !== 'object') {
-    try {
-      text = JSON.stringify(maskJson(JSON.parse(text)));
-    } catch {
-      // Cut short or not JSON: shown as it is.
-    }
-  } else if (/x-www-form-urlencoded/i.test(type)) text = maskForm(text);
-  text = hideToken(text, adminToken);
+  text =
+    typeof body.bytes === 'object' && !Buffer.isBuffer(body.bytes)
+      ? hideToken(text, adminToken)
+      : maskedText(text, type, adminToken);
   const size = body.size ?? Buffer.byteLength(text);
   const buf = Buffer.from(text);
   if (buf.length <= limit && size <= limit) return text;

@@ -1,7 +1,8 @@
 // The request journal: a ring buffer of the last N area requests, with secrets masked.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AreaName } from '../area.js';
-import { bodyText, type CapturedBody } from './journal-bodies.js';
+import { bodyText, type CapturedBody, maskedBytes } from './journal-bodies.js';
+import { MASK, hideToken, isSecretName } from './secrets.js';
 
 export interface JournalEntry {
   id: number;
@@ -110,47 +111,6 @@ export interface JournalFilter {
   limit?: number;
   /** Only requests made in this scenario. */
   scenario?: string;
-}
-
-const MASK = '***';
-
-/**
- * Whether a header or query parameter name carries a credential: Authorization and its proxy/forwarded
- * variants, anything ending in token, key or secret (api_key, api_key[], x-api-token, access_token,
- * X-API-Key), passwords and cookies. One rule for the journal and for every log line.
- */
-export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(bareName(name));
-}
-
-const SECRET_NAME =
-  /(?:authorization|authentication|(?:^|[-_])auth|credentials?|token|(?:^|[-_])(?:api)?[-_]?key|apikey|secret|password|passwd|passphrase|cookie)$/;
-
-/**
- * The name as a server reads it: percent-decoded (twice encoded too), PHP's and qs's bracket keys by their
- * base name (api_key[0][x] is api_key), and PHP's `.` and space read as `_` in a parameter name.
- */
-function bareName(name: string): string {
-  let bare = name;
-  for (let i = 0; i < 3 && bare.includes('%'); i++) {
-    try {
-      bare = decodeURIComponent(bare);
-    } catch {
-      break;
-    }
-  }
-  const bracket = bare.indexOf('[');
-  if (bracket > 0) bare = bare.slice(0, bracket);
-  return bare.toLowerCase().replace(/[.\s+]/g, '_');
-}
-
-/** `text` with the admin token (as sent, or percent-encoded) replaced by the mask. */
-export function hideToken(text: string, adminToken: string | null): string {
-  if (!adminToken) return text;
-  let out = text.split(adminToken).join(MASK);
-  const encoded = encodeURIComponent(adminToken);
-  if (encoded !== adminToken) out = out.split(encoded).join(MASK);
-  return out;
 }
 
 function maskValue(name: string, value: string): string {
@@ -364,9 +324,14 @@ export class Journal {
     return [...this.#newestFirst()];
   }
 
-  /** Headers and URL of a record with secrets masked, as every reader of the journal sees them. */
-  masked(r: JournalRecord): { url: string; headers: Record<string, string | string[]> } {
-    return { url: maskUrl(r.url, this.adminToken), headers: maskHeaders(r.headers, this.adminToken) };
+  /** URL, headers and body bytes of a record with secrets masked, as every reader of the journal sees them. */
+  masked(r: JournalRecord): { url: string; headers: Record<string, string | string[]>; body: Buffer | undefined } {
+    const type = r.headers['content-type'];
+    return {
+      url: maskUrl(r.url, this.adminToken),
+      headers: maskHeaders(r.headers, this.adminToken),
+      body: r.body === undefined ? undefined : maskedBytes(r.body, type, this.adminToken),
+    };
   }
 
   /** Removes the records `drop` selects; returns how many went. */

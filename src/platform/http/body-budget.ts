@@ -41,3 +41,38 @@ export function installBodyBudget(
     done(null, payload);
   });
 }
+
+/**
+ * Most bytes of a refused request body mockyard reads and drops so that its client gets the answer: enough
+ * for a 64 MiB archive file sent as base64 in a scenario (about 86 MiB), which is refused with a 413.
+ */
+export const REFUSED_BODY_DRAIN_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A body refused before it was read whole (too large, not parsable) is read on and dropped, where Fastify
+ * would close the connection under it: a client still sending its body would meet a reset (EPIPE,
+ * ECONNRESET) instead of the 413, since a socket closed with unread bytes sends RST (nginx's
+ * `lingering_close` exists for the same reason). Node reads the rest of a keep-alive request's body
+ * itself, and --body-timeout still bounds how long that may take; past REFUSED_BODY_DRAIN_BYTES the
+ * connection is closed as before.
+ */
+export function installRefusedBodyDrain(app: FastifyInstance, limit = REFUSED_BODY_DRAIN_BYTES): void {
+  // Fastify marks such answers `connection: close` on its body-parser error path; onError runs on that path
+  // only, so answers that went well pay nothing for this.
+  app.addHook('onError', (request, reply, _error, done) => {
+    const raw = request.raw;
+    if (reply.getHeader('connection') !== 'close' || raw.complete || raw.destroyed) return done();
+    const length = request.headers['content-length'];
+    if (request.headers['transfer-encoding'] === undefined) {
+      if (length === undefined || !(Number(length) <= limit)) return done();
+    } else {
+      let read = 0;
+      raw.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > limit) raw.socket.destroy();
+      });
+    }
+    reply.removeHeader('connection');
+    done();
+  });
+}

@@ -1,0 +1,63 @@
+// What the journal and every log line hide: values under a secret's name, and the admin token wherever it appears.
+
+/** What a secret is shown as. */
+export const MASK = '***';
+
+/**
+ * Whether a header or query parameter name carries a credential: Authorization and its proxy/forwarded
+ * variants, anything ending in token, key or secret (api_key, api_key[], x-api-token, access_token,
+ * X-API-Key), passwords and cookies. One rule for the journal and for every log line.
+ */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(bareName(name));
+}
+
+const SECRET_NAME =
+  /(?:authorization|authentication|(?:^|[-_])auth|credentials?|token|(?:^|[-_])(?:api)?[-_]?key|apikey|secret|password|passwd|passphrase|cookie)$/;
+
+/**
+ * The name as a server reads it: percent-decoded (twice encoded too), PHP's and qs's bracket keys by their
+ * base name (api_key[0][x] is api_key), and PHP's `.` and space read as `_` in a parameter name.
+ */
+function bareName(name: string): string {
+  let bare = name;
+  for (let i = 0; i < 3 && bare.includes('%'); i++) {
+    try {
+      bare = decodeURIComponent(bare);
+    } catch {
+      break;
+    }
+  }
+  const bracket = bare.indexOf('[');
+  if (bracket > 0) bare = bare.slice(0, bracket);
+  return bare.toLowerCase().replace(/[.\s+]/g, '_');
+}
+
+/** `text` with the admin token replaced by the mask: as sent, or percent-encoded in any way a URL may carry it. */
+export function hideToken(text: string, adminToken: string | null): string {
+  if (!adminToken) return text;
+  return text.replace(tokenPattern(adminToken), MASK);
+}
+
+let lastToken: { token: string; pattern: RegExp } | null = null;
+
+/**
+ * The token as a pattern in which each character may be itself or its UTF-8 bytes percent-encoded, in either
+ * case of hex (`/` as `%2F` or `%2f`; a space also as `+`), one character at a time: a client or a proxy may
+ * encode any part of a URL, and a server reads them all as the same token.
+ */
+function tokenPattern(token: string): RegExp {
+  if (lastToken?.token === token) return lastToken.pattern;
+  const hex = (b: number) =>
+    b
+      .toString(16)
+      .padStart(2, '0')
+      .replace(/[a-f]/g, (h) => `[${h}${h.toUpperCase()}]`);
+  const parts = [...token].map((ch) => {
+    const encoded = [...Buffer.from(ch)].map((b) => `%${hex(b)}`).join('');
+    const literal = ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    return `(?:${literal}|${encoded}${ch === ' ' ? '|\\+' : ''})`;
+  });
+  lastToken = { token, pattern: new RegExp(parts.join(''), 'g') };
+  return lastToken.pattern;
+}
