@@ -90,6 +90,8 @@ export class QueryPool {
   #nextId = 1;
   #closed = false;
   #warm = false;
+  /** Until every process has started once: they start one after another (prestart). */
+  #warming = true;
   #events: QueryPoolEvents;
   #watched = new WeakSet<FixtureStore>();
 
@@ -250,7 +252,13 @@ export class QueryPool {
 
   #replenish(): void {
     if (this.#closed || !this.#warm) return;
-    if (this.#slots.length < this.maxProcesses && this.#slots.every((s) => s.ready)) this.#spawn();
+    if (this.#warming) {
+      if (this.#slots.length < this.maxProcesses && this.#slots.every((s) => s.ready)) this.#spawn();
+      this.#warming = this.#slots.length < this.maxProcesses || this.#slots.some((s) => !s.ready);
+      return;
+    }
+    // Once warm, a process that went (killed over budget, or after a slow job) is replaced at once.
+    while (this.#slots.length < this.maxProcesses) this.#spawn();
   }
 
   #dispatch(): void {
