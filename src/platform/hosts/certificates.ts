@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type * as X509 from '@peculiar/x509';
 import { LRUCache } from 'lru-cache';
 import { CertificateIssuer } from './cert-issuer.js';
+import { Pacer } from './pacer.js';
 
 export const CA_CERT_FILE = 'mockyard-ca.pem';
 export const CA_KEY_FILE = 'mockyard-ca-key.pem';
@@ -167,6 +168,8 @@ export class CertificateAuthority {
   private readonly contexts = new LRUCache<string, Promise<tls.SecureContext>>({ max: LEAF_CACHE_SIZE });
   /** Issues the proxy's leaf certificates in a process of its own (made on first need). */
   readonly #issuer: CertificateIssuer;
+  /** Secure contexts are made from PEM one per event-loop turn: a burst of issued names never holds the loop. */
+  readonly #pacer = new Pacer();
 
   constructor(dir: string) {
     this.files = caFiles(dir);
@@ -228,7 +231,7 @@ export class CertificateAuthority {
     const name = certificateName(hostname.toLowerCase());
     let context = this.contexts.get(name);
     if (!context) {
-      const issued = this.#issuer.issue([name]).then((leaf) => tls.createSecureContext(leaf));
+      const issued = this.#issuer.issue([name]).then((leaf) => this.#pacer.run(() => tls.createSecureContext(leaf)));
       context = issued;
       issued.catch(() => {
         if (this.contexts.peek(name) === issued) this.contexts.delete(name);

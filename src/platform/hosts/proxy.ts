@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { CertificateQueueFull } from './cert-issuer.js';
 import type { CertificateAuthority } from './certificates.js';
+import { Pacer } from './pacer.js';
 import { HostRouter, hostnameOf, markRealHost } from './real-hosts.js';
 
 export interface FrontOptions {
@@ -94,7 +95,14 @@ function portOf(authority: string): number {
  * CONNECT host:port. Known hosts get "200 Connection established", then mockyard itself is the far
  * end: plain HTTP for port 80, TLS with a certificate for that host otherwise.
  */
-function onConnect(server: Server, options: FrontOptions, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+function onConnect(
+  server: Server,
+  options: FrontOptions,
+  pacer: Pacer,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): void {
   socket.on('error', () => socket.destroy());
   const authority = req.url ?? '';
   const hostname = hostnameOf(authority);
@@ -124,10 +132,13 @@ function onConnect(server: Server, options: FrontOptions, req: IncomingMessage, 
     return;
   }
   options.ca.contextFor(hostname).then(
-    (context) => {
-      socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
-      serveTls(server, socket, context);
-    },
+    (context) =>
+      // One tunnel's TLS set-up per event-loop turn: a burst of CONNECTs never holds the loop (pacer.ts).
+      pacer.run(() => {
+        if (socket.destroyed) return;
+        socket.write('HTTP/1.1 200 Connection established\r\n\r\n');
+        serveTls(server, socket, context);
+      }),
     (err: Error) =>
       err instanceof CertificateQueueFull
         ? refuseTunnel(socket, '503 Service Unavailable', `mockyard: ${err.message}.\n`, 'retry-after: 1\r\n')
@@ -168,8 +179,9 @@ export function frontServerFactory(options: FrontOptions): (handler: Listener, f
     const server = serverWith(options.server, fastifyOptions, (req, res) => {
       if (route(options.router, req, res)) handler(req, res);
     });
+    const pacer = new Pacer();
     server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
-      onConnect(server, options, req, socket, head),
+      onConnect(server, options, pacer, req, socket, head),
     );
     return server;
   };

@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition, AreaName } from '../area.js';
 import type { Config } from '../../config.js';
 import { controlStep, faultPayload, journalPayload, type RequestState } from '../controls/controls.js';
-import { journalRecord, type RequestNote } from '../controls/journal.js';
+import { type Answered, journalRecord, type RequestNote } from '../controls/journal.js';
 import type { Runtime } from '../controls/runtime.js';
 import { holdStore, type Stores } from '../data/stores.js';
 import { SCENARIO_HEADER, type Scenario, scenarioStep, type Scenarios } from '../../scenarios/registry.js';
@@ -151,25 +151,16 @@ export class Pipeline {
     const { answer, note } = found;
     res.writeHead(answer.status, { ...this.options.frontHeaders, ...answer.headers });
     res.end(answer.body);
-    const journal = this.options.runtime.journal;
-    if (journal.capacity > 0)
-      journal.add(
-        journalRecord({
-          id: journal.nextId(),
-          method: 'GET',
-          area: null,
-          operationId: null,
-          url,
-          headers,
-          status: answer.status,
-          started,
-          time: Date.now(),
-          fault: null,
-          forced: false,
-          scenario: null,
-          note,
-        }),
-      );
+    this.#journalFront({
+      area: null,
+      operationId: null,
+      url,
+      headers,
+      status: answer.status,
+      started,
+      scenario: null,
+      note,
+    });
     return true;
   }
 
@@ -189,28 +180,28 @@ export class Pipeline {
     const started = performance.now();
     res.writeHead(200, hit.headers);
     res.end(hit.body);
-    const journal = this.options.runtime.journal;
-    if (journal.capacity > 0)
-      journal.add(
-        journalRecord({
-          id: journal.nextId(),
-          method: 'GET',
-          area: hit.area,
-          operationId: hit.operationId,
-          url,
-          headers,
-          status: 200,
-          started,
-          time: Date.now(),
-          fault: null,
-          forced: false,
-          scenario,
-          requestBody: null,
-          responseHeaders: hit.headers,
-          responseBody: hit.journalBody,
-        }),
-      );
+    this.#journalFront({
+      area: hit.area,
+      operationId: hit.operationId,
+      url,
+      headers,
+      status: 200,
+      started,
+      scenario,
+      requestBody: null,
+      responseHeaders: hit.headers,
+      responseBody: hit.journalBody,
+    });
     return true;
+  }
+
+  /** The journal record of a GET answered on the front path: no control touched it. */
+  #journalFront(answered: Omit<Answered, 'id' | 'method' | 'time' | 'fault' | 'forced'>): void {
+    const journal = this.options.runtime.journal;
+    if (journal.capacity === 0) return;
+    journal.add(
+      journalRecord({ ...answered, id: journal.nextId(), method: 'GET', time: Date.now(), fault: null, forced: false }),
+    );
   }
 
   /** Installs the pipeline's onRequest and onSend hooks on the root app, before any route is registered. */
