@@ -28,7 +28,7 @@ import {
   sqlResponses,
 } from './catalog-schemas.js';
 import type { Answer } from './queries.js';
-import type { DkanApp } from './routes.js';
+import type { DkanApp } from './dkan-app.js';
 
 export const CATALOG_OPS = {
   metastoreList: 'metastore-get-all',

@@ -1,14 +1,6 @@
 // The DKAN query routes (datastore.routing.yml): resolve the resource, read the query (GET parameters or POST
 // JSON body), hand it to the query module, send its bytes.
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
@@ -24,6 +16,7 @@ import {
   routeNotFound,
 } from './errors.js';
 import { catalogRoutes } from './catalog-routes.js';
+import type { DkanApp } from './dkan-app.js';
 import { parseBody, parseQueryString, readQuery } from './parse.js';
 import { downloadQuery, runQuery, type Answer, type StreamAnswer } from './queries.js';
 import { inlineDefinitions, querySchema, resourceQuerySchema } from './query-schema.js';
@@ -73,14 +66,6 @@ const sentOf = (request: FastifyRequest) =>
   request.method === 'POST' ? parseBody(request.body) : parseQueryString(rawQuery(request.url));
 
 type Resolve = (store: FixtureStore, params: Record<string, string>) => Resource | undefined;
-/** The area's Fastify instance with its TypeBox type provider. */
-export type DkanApp = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
 
 const datasetIndex: Resolve = (store, { datasetId = '', index = '' }) => {
   const resource = resourceAt(store, datasetId, index);

@@ -1,12 +1,13 @@
 // Admin routes under /__mockyard: the request journal and reset. Off with --admin off; behind a bearer token with --admin-token.
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import type { AreaDefinition } from '../area.js';
 import type { JournalFilter } from '../controls/journal.js';
 import { scenarioRoutes } from '../../scenarios/routes.js';
 import { type DashboardStubs, dashboardApi } from '../dashboard/api.js';
 import { MockyardErrorSchema } from '../http/mockyard-errors.js';
+import { JournalEntrySchema } from './journal-schema.js';
 
 export interface AdminRoutesOptions {
   areas: readonly AreaDefinition[];
@@ -15,43 +16,6 @@ export interface AdminRoutesOptions {
   /** The stubs, as the dashboard asks about them. */
   stubs?: DashboardStubs;
 }
-
-const stringMap = (description?: string) =>
-  Type.Record(
-    Type.String(),
-    Type.Union([Type.String(), Type.Array(Type.String())]),
-    description ? { description } : {},
-  );
-
-export const JournalEntrySchema = Type.Object({
-  id: Type.Integer({ description: 'Increases with every journaled request' }),
-  method: Type.String(),
-  area: Type.Union([Type.String(), Type.Null()], {
-    description: 'null for a request outside every area (a stub saw it)',
-  }),
-  operationId: Type.Union([Type.String(), Type.Null()], { description: 'null for a path the area does not have' }),
-  path: Type.String(),
-  query: stringMap('api_key values masked as ***'),
-  headers: stringMap('Secrets (authorization, x-api-token, cookie, the admin token) masked as ***'),
-  status: Type.Union([Type.Integer(), Type.Null()], {
-    description: 'null when no response was sent (fault=reset or empty, or the client went away)',
-  }),
-  durationMs: Type.Number(),
-  timestamp: Type.String({ format: 'date-time', description: 'When the request arrived' }),
-  fault: Type.Union([Type.String(), Type.Null()]),
-  forced: Type.Boolean({ description: 'The status came from Prefer: code or the error rate' }),
-  scenario: Type.Union([Type.String(), Type.Null()], { description: 'The scenario the request was made in, or null' }),
-  requestBody: Type.Union([Type.String(), Type.Null()], {
-    description: 'The request body as text, secrets masked, cut at --journal-body-bytes (marked); null when none',
-  }),
-  responseHeaders: stringMap('The answer headers'),
-  responseBody: Type.Union([Type.String(), Type.Null()], {
-    description: 'The answer body as text, cut like the request body; binary bodies are described, not shown',
-  }),
-  stub: Type.Union([Type.Object({ id: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }), Type.Null()], {
-    description: 'The stub mapping (GET /__admin/mappings/{id}) that answered, or null when none did',
-  }),
-});
 
 function filterSchema(areas: readonly AreaDefinition[], withLimit: boolean) {
   return Type.Object({
@@ -173,5 +137,3 @@ function resetRoute(root: FastifyInstance, security: Security): void {
     async () => ({ status: 'reset' as const, ...runtime.reset() }),
   );
 }
-
-export type JournalEntryDto = Static<typeof JournalEntrySchema>;

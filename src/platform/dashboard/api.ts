@@ -8,7 +8,7 @@ import { Type, type Static } from 'typebox';
 import type { AreaDefinition, AreaName } from '../area.js';
 import { FAULT_KINDS, MAX_DELAY_MS } from '../controls/prefer.js';
 import { liveRoute } from './live.js';
-import { JournalEntrySchema } from '../admin/admin-routes.js';
+import { JournalEntrySchema } from '../admin/journal-schema.js';
 import type { JournalRecord } from '../controls/journal.js';
 
 const LatencySchema = Type.Union([

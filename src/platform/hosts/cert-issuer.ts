@@ -1,7 +1,12 @@
 // Leaf certificates for the forward proxy, issued in a child process with a bounded queue of names waiting.
 import type { ChildProcess } from 'node:child_process';
 import { forkWorker, workerScript } from '../worker-script.js';
-import type { LeafCertificate } from './certificates.js';
+
+/** A leaf certificate and its private key, PEM. */
+export interface LeafCertificate {
+  cert: string;
+  key: string;
+}
 
 export interface IssueJob {
   id: number;

@@ -7,7 +7,9 @@ import tls from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as X509 from '@peculiar/x509';
 import { LRUCache } from 'lru-cache';
-import { CertificateIssuer } from './cert-issuer.js';
+import { CertificateIssuer, type LeafCertificate } from './cert-issuer.js';
+
+export type { LeafCertificate } from './cert-issuer.js';
 import { Pacer } from './pacer.js';
 
 export const CA_CERT_FILE = 'mockyard-ca.pem';
@@ -142,11 +144,6 @@ export async function ensureCa(dir: string): Promise<CaFiles> {
   if (!existsSync(files.certPath))
     throw new Error(`${files.dir} has a CA key but no certificate; remove the folder to make a new CA`);
   return files;
-}
-
-export interface LeafCertificate {
-  cert: string;
-  key: string;
 }
 
 /**
