@@ -1,6 +1,6 @@
 // Request and response bodies in the journal: captured by reference (or cut to the limit) on the request
 // path, masked and turned into text only when someone reads the journal.
-import { hideToken, isSecretName } from './secrets.js';
+import { type TokenMask, hideToken, isSecretName } from './secrets.js';
 
 const MASK = '***';
 const TEXT_TYPE = /^(?:text\/|application\/(?:[\w.+-]+\+)?(?:json|xml|x-www-form-urlencoded|javascript)\b)/i;
@@ -62,7 +62,7 @@ function maskForm(text: string): string {
 }
 
 /** A body's text with its secrets masked, by its content type: JSON keys, form fields, the admin token anywhere. */
-export function maskedText(text: string, contentType: string, adminToken: string | null): string {
+export function maskedText(text: string, contentType: string, adminToken: TokenMask | null): string {
   let out = text;
   if (/json/i.test(contentType)) {
     try {
@@ -81,7 +81,7 @@ export function maskedText(text: string, contentType: string, adminToken: string
  * Request bytes as a reader of the journal sees them (WireMock's `body`): text types masked as
  * `maskedText` does, anything else as it came.
  */
-export function maskedBytes(bytes: Buffer, contentType: string | undefined, adminToken: string | null): Buffer {
+export function maskedBytes(bytes: Buffer, contentType: string | undefined, adminToken: TokenMask | null): Buffer {
   const type = contentType ?? '';
   if (type && !TEXT_TYPE.test(type)) return bytes;
   return Buffer.from(maskedText(bytes.toString('utf8'), type, adminToken));
@@ -91,7 +91,7 @@ export function maskedBytes(bytes: Buffer, contentType: string | undefined, admi
 export function bodyText(
   body: CapturedBody | null | undefined,
   limit: number,
-  adminToken: string | null,
+  adminToken: TokenMask | null,
 ): string | null {
   if (!body || body.bytes === null || body.bytes === undefined) {
     return body?.size ? `[${body.size} bytes, not kept]` : null;

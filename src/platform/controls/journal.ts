@@ -2,7 +2,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AreaName } from '../area.js';
 import { bodyText, type CapturedBody, maskedBytes } from './journal-bodies.js';
-import { MASK, hideToken, isSecretName } from './secrets.js';
+import { MASK, type TokenMask, hideToken, isSecretName, tokenMask } from './secrets.js';
 
 export interface JournalEntry {
   id: number;
@@ -124,7 +124,7 @@ function maskValue(name: string, value: string): string {
 
 export function maskHeaders(
   headers: IncomingHttpHeaders,
-  adminToken: string | null,
+  adminToken: TokenMask | null,
 ): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   const hide = (name: string, v: string) => {
@@ -140,13 +140,13 @@ export function maskHeaders(
 }
 
 /** Query of a raw URL as an object; repeated keys become lists, secret values are masked. */
-export function maskedQuery(url: string, adminToken: string | null): Record<string, string | string[]> {
+export function maskedQuery(url: string, adminToken: TokenMask | null): Record<string, string | string[]> {
   const q = url.indexOf('?');
   // No prototype: keys such as `constructor` or `__proto__` are parameters like any other.
   const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   if (q < 0) return out;
   for (let [key, rawValue] of new URLSearchParams(url.slice(q + 1))) {
-    const secret = isSecretName(key) || (adminToken !== null && rawValue.includes(adminToken));
+    const secret = isSecretName(key) || (adminToken !== null && rawValue.includes(adminToken.token));
     const value = secret ? MASK : rawValue;
     key = hideToken(key, adminToken);
     const prev = out[key];
@@ -159,7 +159,7 @@ export function maskedQuery(url: string, adminToken: string | null): Record<stri
  * A raw URL for a log line: secret query values become ***, the rest is left byte for byte as the
  * client sent it (no re-encoding), so the line still matches what the client's own log shows.
  */
-export function maskUrl(url: string, adminToken: string | null): string {
+export function maskUrl(url: string, adminToken: TokenMask | null): string {
   const q = url.indexOf('?');
   const head = hideToken(q < 0 ? url : url.slice(0, q), adminToken);
   if (q < 0) return head;
@@ -200,13 +200,17 @@ export class Journal {
   /** A stub's name by id; the journal keeps only the id, the stubs know the rest. */
   #stubName: (id: string) => string | undefined = () => undefined;
 
+  /** The admin token as readers must never see it (--admin-token). */
+  private readonly adminToken: TokenMask | null;
+
   constructor(
     readonly capacity: number,
-    private readonly adminToken: string | null = null,
+    adminToken: string | null = null,
     /** How much of each body a reader sees (--journal-body-bytes). */
     readonly bodyBytes = 4096,
   ) {
     this.#entries = new Array<JournalRecord | undefined>(capacity);
+    this.adminToken = tokenMask(adminToken);
   }
 
   get size(): number {

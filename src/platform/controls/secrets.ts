@@ -33,13 +33,30 @@ function bareName(name: string): string {
   return bare.toLowerCase().replace(/[.\s+]/g, '_');
 }
 
-/** `text` with the admin token replaced by the mask: as sent, or percent-encoded in any way a URL may carry it. */
-export function hideToken(text: string, adminToken: string | null): string {
-  if (!adminToken) return text;
-  return text.replace(tokenPattern(adminToken), MASK);
+/**
+ * The admin token as the journal and the log lines hide it: as sent, or percent-encoded in any way a URL may
+ * carry it. Made once where the token is known (the journal, the request log): its pattern is compiled then.
+ */
+export class TokenMask {
+  readonly #pattern: RegExp;
+
+  constructor(readonly token: string) {
+    this.#pattern = tokenPattern(token);
+  }
+
+  /** `text` with every spelling of the token replaced by the mask. */
+  hide(text: string): string {
+    return text.replace(this.#pattern, MASK);
+  }
 }
 
-let lastToken: { token: string; pattern: RegExp } | null = null;
+/** The mask of an admin token; null when none is set. */
+export const tokenMask = (token: string | null): TokenMask | null => (token ? new TokenMask(token) : null);
+
+/** `text` with the admin token replaced by the mask (nothing to hide without a token). */
+export function hideToken(text: string, token: TokenMask | null): string {
+  return token ? token.hide(text) : text;
+}
 
 /**
  * The token as a pattern in which each character may be itself or its UTF-8 bytes percent-encoded, in either
@@ -47,7 +64,6 @@ let lastToken: { token: string; pattern: RegExp } | null = null;
  * encode any part of a URL, and a server reads them all as the same token.
  */
 function tokenPattern(token: string): RegExp {
-  if (lastToken?.token === token) return lastToken.pattern;
   const hex = (b: number) =>
     b
       .toString(16)
@@ -58,6 +74,5 @@ function tokenPattern(token: string): RegExp {
     const literal = ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
     return `(?:${literal}|${encoded}${ch === ' ' ? '|\\+' : ''})`;
   });
-  lastToken = { token, pattern: new RegExp(parts.join(''), 'g') };
-  return lastToken.pattern;
+  return new RegExp(parts.join(''), 'g');
 }

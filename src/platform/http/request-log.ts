@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../area.js';
 import { LOG_LEVELS, type Config } from '../../config.js';
 import { maskUrl } from '../controls/journal.js';
+import { tokenMask } from '../controls/secrets.js';
 
 export interface RequestLogOptions {
   areaOf: (url: string) => AreaDefinition | undefined;
@@ -12,9 +13,10 @@ export interface RequestLogOptions {
 
 /** pino serializer for `req`, used by Fastify's own error lines: the URL with secrets masked. */
 export function requestSerializer(config: Config) {
+  const token = tokenMask(config.adminToken);
   return (request: FastifyRequest) => ({
     method: request.method,
-    url: maskUrl(request.url, config.adminToken),
+    url: maskUrl(request.url, token),
     host: request.host,
     remoteAddress: request.ip,
   });
@@ -26,8 +28,9 @@ export function installRequestLog(app: FastifyInstance, config: Config, opts: Re
   // On a terminal at info, elsewhere only at debug (the journal has them too).
   const level = opts.terminal ? 'info' : 'debug';
   if (LOG_LEVELS.indexOf(config.logLevel) < LOG_LEVELS.indexOf(level)) return false;
+  const token = tokenMask(config.adminToken);
   app.addHook('onResponse', async (request, reply) => {
-    const url = maskUrl(request.url, config.adminToken);
+    const url = maskUrl(request.url, token);
     const area = opts.areaOf(request.url)?.name ?? 'mockyard';
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     const status = reply.statusCode;
