@@ -91,9 +91,9 @@ export interface TokenGuardOptions {
 
 /**
  * The admin token check, as an onRequest hook for an admin route family; null when no token is set.
- * A client (by address) that sends TOKEN_FAILURES_ALLOWED wrong tokens (a missing one is not a guess) within TOKEN_WINDOW_MS gets 429
- * with Retry-After for the rest of the window, whatever it sends, so guessing is slowed to a few tries a
- * minute. The comparison takes the same time for every wrong token of the same length.
+ * A client (by address) that sends TOKEN_FAILURES_ALLOWED wrong tokens (a missing one is not a guess) within
+ * TOKEN_WINDOW_MS gets 429 with Retry-After for the rest of the window, whatever it sends, so guessing is
+ * slowed to a few tries a minute. The comparison takes the same time for every wrong token of the same length.
  */
 export function adminTokenGuard(
   config: Pick<Config, 'adminToken'>,

@@ -38,6 +38,12 @@ export const adminOriginAllowed = (config: Config) => {
 type OriginCallback = (err: Error | null, allow: boolean) => void;
 
 /**
+ * What corsOptions add to the answer of a request without Origin: its origin is a function, so
+ * @fastify/cors sends `Vary: Origin` and nothing else. The pipeline's front path writes these itself.
+ */
+export const CORS_WITHOUT_ORIGIN = Object.freeze({ vary: 'Origin' });
+
+/**
  * CORS for @fastify/cors, static options resolved once (a per-request options delegator cost a quarter of
  * the throughput of a cached answer):
  * - area routes: an origin on --cors-origins, or any origin with `*`, is reflected with credentials, as a
@@ -47,12 +53,6 @@ type OriginCallback = (err: Error | null, allow: boolean) => void;
  *   refused to other origins.
  * Requests without Origin (servers, curl) get no CORS headers at all.
  */
-/**
- * What corsOptions add to the answer of a request without Origin: its origin is a function, so
- * @fastify/cors sends `Vary: Origin` and nothing else. The pipeline's front path writes these itself.
- */
-export const CORS_WITHOUT_ORIGIN = Object.freeze({ vary: 'Origin' });
-
 export function corsOptions(config: Config): FastifyCorsOptions {
   const anyOrigin = config.corsOrigins.includes('*');
   const listed = adminOriginAllowed(config);

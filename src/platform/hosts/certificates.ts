@@ -8,8 +8,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type * as X509 from '@peculiar/x509';
 import { LRUCache } from 'lru-cache';
 import { CertificateIssuer, type LeafCertificate } from './cert-issuer.js';
-
-export type { LeafCertificate } from './cert-issuer.js';
 import { Pacer } from './pacer.js';
 
 export const CA_CERT_FILE = 'mockyard-ca.pem';
