@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../platform/area.js';
-import { JOURNAL_BODY_BYTES, journalRecord, type RequestNote, requestNotes } from '../platform/controls/journal.js';
+import { JOURNAL_BODY_BYTES, type RequestNote, requestNotes } from '../platform/controls/journal.js';
 import { capture } from '../platform/controls/journal-bodies.js';
 import { OUTSIDE_BASE, hostnameOf, realHostOf } from '../platform/hosts/real-hosts.js';
 import { sendAreaError } from '../platform/http/area-errors.js';
@@ -67,24 +67,22 @@ function journalFree(runtime: FastifyInstance['runtime'], request: FastifyReques
   const id = runtime.journal.nextId();
   reply.raw.once('close', () => {
     const note = requestNotes.get(request.raw);
-    runtime.journal.add(
-      journalRecord({
-        id,
-        method: request.method,
-        area: null,
-        operationId: null,
-        url: request.url,
-        headers: request.headers,
-        status: reply.raw.headersSent ? reply.raw.statusCode : null,
-        started,
-        time,
-        fault: null,
-        forced: false,
-        scenario: request.scenario?.name ?? null,
-        requestBody: capture(note?.body, request.headers['content-type'], runtime.journal.bodyBytes),
-        note,
-      }),
-    );
+    runtime.journal.add({
+      id,
+      method: request.method,
+      area: null,
+      operationId: null,
+      url: request.url,
+      headers: request.headers,
+      status: reply.raw.headersSent ? reply.raw.statusCode : null,
+      started,
+      time,
+      fault: null,
+      forced: false,
+      scenario: request.scenario?.name ?? null,
+      requestBody: capture(note?.body, request.headers['content-type'], runtime.journal.bodyBytes),
+      note,
+    });
   });
 }
 

@@ -128,7 +128,7 @@ describe('request journal', () => {
               url: '/',
               headers: {},
               status: 200,
-              durationMs: 0,
+              started: 0,
               time: 0,
               fault: null,
               forced: false,

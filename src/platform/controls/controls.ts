@@ -4,7 +4,7 @@ import type { AreaDefinition } from '../area.js';
 import { documentedErrorStatuses, forcibleStatuses, sendAreaError } from '../http/area-errors.js';
 import { sendMockyardError } from '../http/mockyard-errors.js';
 import { capture, type CapturedBody } from './journal-bodies.js';
-import { journalRecord, requestNotes } from './journal.js';
+import { requestNotes } from './journal.js';
 import { dropConnection, malformedPayload, slowPayload } from './faults.js';
 import { PreferError, parsePrefer, type FaultKind, type Preferences } from './prefer.js';
 import { between } from '../../../fixtures/lib/prng.js';
@@ -42,27 +42,25 @@ function journalStep(runtime: Runtime, request: FastifyRequest, reply: FastifyRe
   reply.raw.once('close', () => {
     const noResponse = state.fault === 'reset' || state.fault === 'empty' || !reply.raw.headersSent;
     const note = requestNotes.get(request.raw);
-    runtime.journal.add(
-      journalRecord({
-        id,
-        method: request.method,
-        area: state.area.name,
-        operationId: state.operationId,
-        url: request.url,
-        headers: request.headers,
-        status: noResponse ? null : reply.raw.statusCode,
-        started,
-        time,
-        fault: state.fault,
-        forced: state.forced,
-        scenario: request.scenario?.name ?? null,
-        // A stub answers before the body is parsed: its bytes come from the stub step's note.
-        requestBody: capture(request.body ?? note?.body, request.headers['content-type'], runtime.journal.bodyBytes),
-        responseHeaders: noResponse ? {} : reply.getHeaders(),
-        responseBody: noResponse ? null : state.responseBody,
-        note,
-      }),
-    );
+    runtime.journal.add({
+      id,
+      method: request.method,
+      area: state.area.name,
+      operationId: state.operationId,
+      url: request.url,
+      headers: request.headers,
+      status: noResponse ? null : reply.raw.statusCode,
+      started,
+      time,
+      fault: state.fault,
+      forced: state.forced,
+      scenario: request.scenario?.name ?? null,
+      // A stub answers before the body is parsed: its bytes come from the stub step's note.
+      requestBody: capture(request.body ?? note?.body, request.headers['content-type'], runtime.journal.bodyBytes),
+      responseHeaders: noResponse ? {} : reply.getHeaders(),
+      responseBody: noResponse ? null : state.responseBody,
+      note,
+    });
   });
 }
 

@@ -1,8 +1,11 @@
 // The request journal: a ring buffer of the last N area requests, with secrets masked.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AreaName } from '../area.js';
-import { bodyText, type CapturedBody, maskedBytes } from './journal-bodies.js';
+import { bodyText, maskedBytes } from './journal-bodies.js';
+import { type AddedRecord, type Answered, type JournalRecord, type RequestNote, SlotRing } from './journal-ring.js';
 import { MASK, type TokenMask, hideToken, isSecretName, tokenMask } from './secrets.js';
+
+export type { AddedRecord, Answered, JournalRecord, RequestNote };
 
 export interface JournalEntry {
   id: number;
@@ -36,66 +39,8 @@ export interface JournalEntry {
 /** An entry without its headers and bodies. */
 export type JournalSummary = Omit<JournalEntry, 'headers' | 'requestBody' | 'responseHeaders' | 'responseBody'>;
 
-/**
- * What is kept per request: the raw URL and header object, masked and parsed only when someone reads
- * the journal, so recording costs next to nothing on the request path.
- */
-export interface JournalRecord {
-  id: number;
-  method: string;
-  area: AreaName | null;
-  operationId: string | null;
-  url: string;
-  headers: IncomingHttpHeaders;
-  status: number | null;
-  durationMs: number;
-  /** Epoch milliseconds when the request arrived. */
-  time: number;
-  fault: string | null;
-  forced: boolean;
-  scenario?: string | null;
-  /** The request body, when a stub step read it (kept up to JOURNAL_BODY_BYTES), for WireMock's verification. */
-  body?: Buffer;
-  /** The stub mapping that answered, if one did. */
-  stubId?: string;
-  /** The host the stub step saw (the area's real host) and the URL the real service would get. */
-  seenAs?: { host: string; url: string };
-  requestBody?: CapturedBody | null;
-  responseHeaders?: Record<string, unknown>;
-  responseBody?: CapturedBody | null;
-}
-
-/** What the stub step learnt about a request, picked up when its journal entry is written. */
-export type RequestNote = Pick<JournalRecord, 'body' | 'stubId' | 'seenAs'>;
 /** Keyed by the raw request, so the note goes when the request does. */
 export const requestNotes = new WeakMap<object, RequestNote>();
-/**
- * A finished request as whichever path answered it knows it (Fastify's journal steps, the pipeline's front
- * path): `started` is performance.now() when it arrived, `note` what the stub step learnt.
- */
-export type Answered = Omit<JournalRecord, 'durationMs' | keyof RequestNote> & { started: number; note?: RequestNote };
-
-/** The one way a journal record is made, whichever path answered the request. */
-export function journalRecord(a: Answered): JournalRecord {
-  return {
-    id: a.id,
-    method: a.method,
-    area: a.area,
-    operationId: a.operationId,
-    url: a.url,
-    headers: a.headers,
-    status: a.status,
-    durationMs: Math.round((performance.now() - a.started) * 100) / 100,
-    time: a.time,
-    fault: a.fault,
-    forced: a.forced,
-    scenario: a.scenario,
-    requestBody: a.requestBody,
-    responseHeaders: a.responseHeaders,
-    responseBody: a.responseBody,
-    ...a.note,
-  };
-}
 
 /** Bytes of a request body the journal keeps. */
 export const JOURNAL_BODY_BYTES = 64 * 1024;
@@ -189,13 +134,11 @@ function statusMatches(status: number | null, wanted: string): boolean {
   return status === Number(wanted);
 }
 
-export type JournalListener = (record: JournalRecord) => void;
+export type JournalListener = (record: AddedRecord) => void;
 
 export class Journal {
-  #entries: (JournalRecord | undefined)[];
+  #ring: SlotRing;
   #listeners = new Set<JournalListener>();
-  #next = 0;
-  #size = 0;
   #lastId = 0;
   /** A stub's name by id; the journal keeps only the id, the stubs know the rest. */
   #stubName: (id: string) => string | undefined = () => undefined;
@@ -209,12 +152,12 @@ export class Journal {
     /** How much of each body a reader sees (--journal-body-bytes). */
     readonly bodyBytes = 4096,
   ) {
-    this.#entries = new Array<JournalRecord | undefined>(capacity);
+    this.#ring = new SlotRing(capacity);
     this.adminToken = tokenMask(adminToken);
   }
 
   get size(): number {
-    return this.#size;
+    return this.#ring.size;
   }
 
   nextId(): number {
@@ -222,12 +165,12 @@ export class Journal {
     return this.#lastId;
   }
 
-  add(entry: JournalRecord): void {
+  /** Records a finished request (the one way a record is made, whichever path answered it). */
+  add(a: Answered): void {
     if (this.capacity === 0) return;
-    this.#entries[this.#next] = entry;
-    this.#next = (this.#next + 1) % this.capacity;
-    this.#size = Math.min(this.#size + 1, this.capacity);
-    for (const listener of this.#listeners) listener(entry);
+    const slot = this.#ring.claim();
+    slot.write(a, Math.round((performance.now() - a.started) * 100) / 100, a.note);
+    for (const listener of this.#listeners) listener(slot);
   }
 
   /** Calls `listener` with every record added from now on; returns a function that stops it. */
@@ -243,25 +186,19 @@ export class Journal {
 
   /** One raw record by id (unmasked: for matching only), while the journal still holds it. */
   record(id: number): JournalRecord | undefined {
-    for (const entry of this.#newestFirst()) if (entry.id === id) return entry;
+    for (const slot of this.#ring.newestFirst()) if (slot.id === id) return slot.snapshot();
     return undefined;
   }
 
   /** One entry by id, masked, while the journal still holds it. */
   get(id: number): JournalEntry | undefined {
-    for (const entry of this.#newestFirst()) if (entry.id === id) return this.#entry(entry);
-    return undefined;
+    const record = this.record(id);
+    return record && this.#entry(record);
   }
 
-  /** Newest first. */
-  *#newestFirst(): Generator<JournalRecord> {
-    for (let i = 1; i <= this.#size; i++) {
-      const entry = this.#entries[(this.#next - i + this.capacity) % this.capacity];
-      if (entry) yield entry;
-    }
-  }
-
-  #matches(filter: JournalFilter): (e: JournalRecord) => boolean {
+  #matches(
+    filter: JournalFilter,
+  ): (e: Pick<JournalRecord, 'area' | 'operationId' | 'scenario' | 'status' | 'time'>) => boolean {
     const since = filter.since === undefined ? undefined : Date.parse(filter.since);
     const until = filter.until === undefined ? undefined : Date.parse(filter.until);
     return (e) => {
@@ -282,10 +219,10 @@ export class Journal {
     const limit = filter.limit ?? Infinity;
     const requests: JournalEntry[] = [];
     let total = 0;
-    for (const entry of this.#newestFirst()) {
-      if (!matches(entry)) continue;
+    for (const slot of this.#ring.newestFirst()) {
+      if (!matches(slot)) continue;
       total += 1;
-      if (requests.length < limit) requests.push(this.#entry(entry));
+      if (requests.length < limit) requests.push(this.#entry(slot.snapshot()));
     }
     return { total, requests };
   }
@@ -325,7 +262,7 @@ export class Journal {
 
   /** Raw records, newest first, unmasked: for matching only; show them through `masked`. */
   records(): JournalRecord[] {
-    return [...this.#newestFirst()];
+    return Array.from(this.#ring.newestFirst(), (slot) => slot.snapshot());
   }
 
   /** URL, headers and body bytes of a record with secrets masked, as every reader of the journal sees them. */
@@ -340,10 +277,19 @@ export class Journal {
 
   /** Removes the records `drop` selects; returns how many went. */
   removeWhere(drop: (r: JournalRecord) => boolean): number {
-    const keep = [...this.#newestFirst()].filter((r) => !drop(r)).reverse();
-    const removed = this.#size - keep.length;
-    this.clear();
-    for (const r of keep) this.add(r);
+    const keep = this.records()
+      .filter((r) => !drop(r))
+      .reverse();
+    const removed = this.size - keep.length;
+    this.#ring.clear();
+    // Put back as they were: listeners saw these records when they were added.
+    for (const { body, stubId, seenAs, ...rest } of keep) {
+      const note: RequestNote = {};
+      if (body !== undefined) note.body = body;
+      if (stubId !== undefined) note.stubId = stubId;
+      if (seenAs !== undefined) note.seenAs = seenAs;
+      this.#ring.claim().write(rest, rest.durationMs, Object.keys(note).length > 0 ? note : undefined);
+    }
     return removed;
   }
 
@@ -353,10 +299,8 @@ export class Journal {
 
   /** Empties the journal and returns how many entries it held. */
   clear(): number {
-    const n = this.#size;
-    this.#entries = new Array<JournalRecord | undefined>(this.capacity);
-    this.#next = 0;
-    this.#size = 0;
+    const n = this.size;
+    this.#ring.clear();
     return n;
   }
 }

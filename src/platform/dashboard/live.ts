@@ -97,7 +97,7 @@ function stream(runtime: FastifyInstance['runtime'], res: ServerResponse, releas
   };
   const unsubscribe = journal.subscribe((record) => {
     if (pending.length >= LIVE_LIMITS.maxBatch) dropped += 1;
-    else pending.push(record);
+    else pending.push(record.snapshot());
     timer ??= setTimeout(flush, LIVE_LIMITS.flushMs);
   });
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), LIVE_LIMITS.heartbeatMs);

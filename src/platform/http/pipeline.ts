@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition, AreaName } from '../area.js';
 import type { Config } from '../../config.js';
 import { controlStep, faultPayload, journalPayload, type RequestState } from '../controls/controls.js';
-import { type Answered, journalRecord, type RequestNote } from '../controls/journal.js';
+import type { Answered, RequestNote } from '../controls/journal.js';
 import type { Runtime } from '../controls/runtime.js';
 import { holdStore, type Stores } from '../data/stores.js';
 import { SCENARIO_HEADER, type Scenario, scenarioStep, type Scenarios } from '../../scenarios/registry.js';
@@ -199,9 +199,25 @@ export class Pipeline {
   #journalFront(answered: Omit<Answered, 'id' | 'method' | 'time' | 'fault' | 'forced'>): void {
     const journal = this.options.runtime.journal;
     if (journal.capacity === 0) return;
-    journal.add(
-      journalRecord({ ...answered, id: journal.nextId(), method: 'GET', time: Date.now(), fault: null, forced: false }),
-    );
+    // One literal, not a spread of `answered`: this runs for every answer on the front path.
+    journal.add({
+      id: journal.nextId(),
+      method: 'GET',
+      area: answered.area,
+      operationId: answered.operationId,
+      url: answered.url,
+      headers: answered.headers,
+      status: answered.status,
+      started: answered.started,
+      time: Date.now(),
+      fault: null,
+      forced: false,
+      scenario: answered.scenario,
+      requestBody: answered.requestBody,
+      responseHeaders: answered.responseHeaders,
+      responseBody: answered.responseBody,
+      note: answered.note,
+    });
   }
 
   /** Installs the pipeline's onRequest and onSend hooks on the root app, before any route is registered. */

@@ -1,0 +1,79 @@
+// The journal's slots: a record read back is the record written, whatever its size, and a kept snapshot
+// does not change when the ring comes round and reuses its slot.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Journal } from '../../src/platform/controls/journal.js';
+import { SLOT_BYTES } from '../../src/platform/controls/journal-ring.js';
+
+const answered = (id: number, url: string, headers: Record<string, string | string[]>) => ({
+  id,
+  method: 'GET',
+  area: 'dkan' as const,
+  operationId: 'op',
+  url,
+  headers,
+  status: 200,
+  started: performance.now(),
+  time: 1_700_000_000_000 + id,
+  fault: null,
+  forced: false,
+});
+
+describe('journal slots', () => {
+  it('gives back the URL and headers exactly, in the slot and past its size', () => {
+    const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).map((c) => String.fromCharCode(c)) });
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.integer({ min: 0x21, max: 0xff }).map((c) => String.fromCharCode(c)), maxLength: 3000 }),
+        fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 20 }).map((s) => s.toLowerCase()),
+          fc.oneof(headerValue, fc.array(headerValue, { maxLength: 3 })),
+        ),
+        (url, headers) => {
+          const journal = new Journal(3);
+          journal.add(answered(journal.nextId(), url, headers));
+          const [record] = journal.records();
+          expect(record?.url).toBe(url);
+          expect(record?.headers).toStrictEqual(JSON.parse(JSON.stringify(headers)));
+        },
+      ),
+    );
+  });
+
+  it('keeps a header named __proto__ as a header', () => {
+    const journal = new Journal(2);
+    const headers = JSON.parse('{"__proto__":"x","host":"a"}') as Record<string, string>;
+    journal.add(answered(journal.nextId(), '/', headers));
+    const record = journal.records()[0]!;
+    expect(Object.keys(record.headers)).toEqual(['__proto__', 'host']);
+    expect(Object.getPrototypeOf(record.headers)).toBe(Object.prototype);
+  });
+
+  it('a listener keeps what it snapshots while the ring reuses the slot', () => {
+    const journal = new Journal(2);
+    const kept: { url: string; id: number }[] = [];
+    journal.subscribe((added) => {
+      const r = added.snapshot();
+      kept.push({ url: r.url, id: r.id });
+    });
+    const long = `/x?${'a'.repeat(SLOT_BYTES * 2)}`;
+    for (let i = 0; i < 6; i++) journal.add(answered(journal.nextId(), i % 2 ? long : `/short/${i}`, { host: 'h' }));
+    expect(kept.map((k) => k.id)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(kept.map((k) => k.url)).toEqual(['/short/0', long, '/short/2', long, '/short/4', long]);
+    expect(journal.records().map((r) => r.url)).toEqual([long, '/short/4']);
+  });
+
+  it('removing records leaves the others as they were, without telling listeners again', () => {
+    const journal = new Journal(4);
+    let told = 0;
+    journal.subscribe(() => {
+      told += 1;
+    });
+    for (let i = 0; i < 4; i++)
+      journal.add({ ...answered(journal.nextId(), `/r/${i}`, {}), note: { stubId: `s${i}` } });
+    const before = journal.records();
+    expect(journal.removeWhere((r) => r.stubId === 's1')).toBe(1);
+    expect(journal.records()).toStrictEqual(before.filter((r) => r.stubId !== 's1'));
+    expect(told).toBe(4);
+  });
+});
