@@ -78,14 +78,11 @@ export function banner(running: RunningMockyard, mockyardVersion: string): strin
 }
 
 /**
- * The server process's young generation keeps its size instead of growing to 32 MB under load: answers
- * are short-lived garbage, a small nursery is scavenged in well under a millisecond, and a grown one
- * stays resident after the load has gone. V8 reads this flag whenever it considers growing the nursery,
- * so it takes effect at run time (`--max-semi-space-size` would not). Only the CLI sets it: a program
- * that embeds mockyard keeps its own heap settings.
+ * A fixture build is a batch job: its nursery may grow again (V8's default factor), which the server
+ * command keeps from happening (src/cli.ts).
  */
-function keepYoungGenerationSmall(): void {
-  v8.setFlagsFromString('--semi-space-growth-factor=1');
+function letYoungGenerationGrow(): void {
+  v8.setFlagsFromString('--semi-space-growth-factor=2');
 }
 
 const program = new Command('mockyard')
@@ -99,7 +96,6 @@ const program = new Command('mockyard')
 
 addOptions(program).action(async (flags: Record<string, unknown>) => {
   const config = configFrom(flags);
-  keepYoungGenerationSmall();
   const running = await startServer(config, progress);
   process.stdout.write(banner(running, version()));
   let closing = false;
@@ -131,6 +127,7 @@ addOptions(
   .action(async (flags: Record<string, unknown>) => {
     const { force, keepFiles, freshBuilder, ...rest } = flags;
     const config = configFrom(rest);
+    letYoungGenerationGrow();
     const result = await ensureFixtures(config, progress, force === true, {
       keepOtherFiles: keepFiles === true,
       freshBuilder: freshBuilder === true,

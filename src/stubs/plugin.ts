@@ -1,4 +1,5 @@
 // The stub step: before an area answers, a matching stub may (seeing the request as the real service would).
+import { performance } from 'node:perf_hooks';
 import type { IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Readable } from 'node:stream';

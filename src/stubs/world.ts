@@ -1,4 +1,5 @@
 // The stubs of a running mockyard: the shared mappings (from --mappings, the admin API), recording, and `match`.
+import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { MappingError } from './errors.js';
 import { filesRootOf, readMappingDir } from './files.js';

@@ -1,4 +1,5 @@
 // Test controls on every area request, as named steps: journal, Prefer, delay, fault, forced status.
+import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../area.js';
 import { documentedErrorStatuses, forcibleStatuses, sendAreaError } from '../http/area-errors.js';

@@ -3,6 +3,7 @@
 // outlives it: a full journal adds no objects for the garbage collector to promote. (Records as objects,
 // with the request's header object and URL, lived for the next 1,000 requests and were each copied into
 // the old generation: on a cached answer that cost 13% of the throughput and about 60 MB of resident memory.)
+import { Buffer } from 'node:buffer';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AreaName } from '../area.js';
 import type { CapturedBody } from './journal-bodies.js';

@@ -1,4 +1,5 @@
 // The request journal: a ring buffer of the last N area requests, with secrets masked.
+import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AreaName } from '../area.js';
 import { bodyText, maskedBytes } from './journal-bodies.js';

@@ -110,7 +110,8 @@ export class AnswerCache {
       if (value === undefined || PER_REQUEST.test(name)) continue;
       headers[name] = value as OutgoingHttpHeaders[string];
     }
-    headers['content-length'] = answer.body.length;
+    // As text, as it goes on the wire: a number would be turned into one on every hit.
+    headers['content-length'] = String(answer.body.length);
     const type = headers['content-type'];
     const journalBody = capture(answer.body, typeof type === 'string' ? type : undefined, this.journalBodyBytes);
     this.#lru.set(key, { ...answer, headers, journalBody });

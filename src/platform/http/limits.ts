@@ -51,8 +51,14 @@ export function areaResolver(
         : only;
     };
   }
-  return (url) =>
-    areas.find((a) => url === a.prefix || url.startsWith(`${a.prefix}/`) || url.startsWith(`${a.prefix}?`));
+  // The prefixes with their separators, made once: this runs for every request.
+  const starts = areas.map((area) => ({
+    area,
+    prefix: area.prefix,
+    path: `${area.prefix}/`,
+    query: `${area.prefix}?`,
+  }));
+  return (url) => starts.find((s) => url === s.prefix || url.startsWith(s.path) || url.startsWith(s.query))?.area;
 }
 
 function reject(

@@ -10,6 +10,8 @@
 //
 // One onRequest hook and one onSend hook carry all of it. A plain stub answer or a cached answer that needs
 // no other step (no control, CORS or request log in play) is written before Fastify is entered: `front` below.
+// Node's `performance` and `Buffer` globals are getters on globalThis, called at every use; an import is not.
+import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition, AreaName } from '../area.js';
