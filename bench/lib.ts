@@ -17,10 +17,57 @@ export function pinSelfToCore1(): void {
   if (hasTaskset) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
 }
 
-/** Lets this process run on every core again (threads it starts from now on inherit that). */
-export function unpinSelf(): void {
-  if (hasTaskset)
-    spawnSync('taskset', ['-p', '-c', `0-${os.availableParallelism() - 1}`, String(process.pid)], { stdio: 'ignore' });
+/** Clock ticks per second of /proc's CPU times (USER_HZ), 100 where getconf cannot say. */
+const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/**
+ * User and system CPU seconds of this process's children that have exited and been waited for (cutime and
+ * cstime in /proc/self/stat, proc(5)): a child's whole run, its helper threads included. Null without /proc.
+ */
+function childrenCpu(): { user: number; system: number } | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces: state is field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(fields[16 - 3]) / clockTicks, system: Number(fields[17 - 3]) / clockTicks };
+  } catch {
+    return null;
+  }
+}
+
+export interface TimedRun {
+  /** Wall clock from spawn to exit. */
+  seconds: number;
+  /** The child's CPU seconds (null where /proc is missing). */
+  user: number | null;
+  system: number | null;
+}
+
+/**
+ * Runs a node script to its exit on every core, as a user's shell would (this process may be pinned, and
+ * a child inherits its pin), timing the wall clock and the CPU the child used. Rejects on a non-zero exit.
+ */
+export function timeNode(args: string[]): Promise<TimedRun> {
+  const cores = `0-${os.availableParallelism() - 1}`;
+  const [cmd, argv] = hasTaskset ? ['taskset', ['-c', cores, process.execPath, ...args]] : [process.execPath, args];
+  const cpuBefore = childrenCpu();
+  const started = process.hrtime.bigint();
+  const child = spawn(cmd, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (c: Buffer) => {
+    err += c.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (code !== 0) return reject(new Error(`${args.join(' ')} exited with ${code}: ${err}`));
+      const cpuAfter = childrenCpu();
+      const used = (key: 'user' | 'system') =>
+        cpuBefore && cpuAfter ? Number((cpuAfter[key] - cpuBefore[key]).toFixed(2)) : null;
+      resolve({ seconds, user: used('user'), system: used('system') });
+    });
+  });
 }
 
 export interface Server {

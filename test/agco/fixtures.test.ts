@@ -23,6 +23,7 @@ function buildInMemory(seed: number): { db: Database.Database } {
     dkanCsvDir: null,
     sourceDir: path.resolve('fixtures/agco'),
     log: () => {},
+    background: () => {},
   };
   void agcoFixtures.build(ctx);
   return { db };

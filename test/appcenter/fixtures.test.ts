@@ -25,6 +25,7 @@ function buildInMemory(seed: number, scale = 1): Database.Database {
     faker,
     dkanCsvDir: null,
     log: () => {},
+    background: () => {},
   });
   return db;
 }

@@ -27,6 +27,7 @@ function build(seed: number) {
     faker,
     dkanCsvDir: null,
     log: () => {},
+    background: () => {},
   });
   const items = db.prepare('SELECT identifier, record FROM archive_items ORDER BY position').all() as {
     identifier: string;

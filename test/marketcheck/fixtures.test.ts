@@ -35,6 +35,7 @@ async function buildAlone(seed: number, scale: number): Promise<Database.Databas
     faker,
     dkanCsvDir: null,
     log: () => {},
+    background: () => {},
   });
   return db;
 }
