@@ -191,8 +191,11 @@ async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<vo
       if (m.errors || m.non2xx) notes.push(`${m.errors} errors, ${m.non2xx} non-2xx`);
       for (const [kind, results] of bs) {
         const b = medianResult(results);
-        ratios[kind] = m.rps / b.rps;
-        row.baselines[kind] = { rps: b.rps, ratio: m.rps / b.rps };
+        // Each round's ratio from runs next to each other in time, then their median: the machine's speed
+        // drifts between rounds (other tenants of the host), less within one.
+        const ratio = median(results.map((r, round) => ms[round]!.rps / r.rps));
+        ratios[kind] = ratio;
+        row.baselines[kind] = { rps: b.rps, ratio };
         if (b.errors || (b.non2xx && !failed.length))
           notes.push(`${BASELINE_LABEL[kind]}: ${b.errors} errors, ${b.non2xx} non-2xx`);
       }
