@@ -2,7 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import closeWithGrace from 'close-with-grace';
 import v8 from 'node:v8';
-import { AREAS } from './areas/index.js';
+import type { AreaDefinition } from './platform/area.js';
 import {
   ConfigError,
   OPTIONS,
@@ -16,9 +16,9 @@ import {
 import { loadConfigFile } from './config-file.js';
 import { watchParent } from './parent-watch.js';
 import { packageVersion } from './paths.js';
-import { ensureCa } from './platform/hosts/certificates.js';
 import { trustInstructions } from './platform/hosts/trust.js';
-import { StartError, ensureFixtures, startServer, type RunningMockyard } from './server.js';
+import { StartError, ensureFixtures } from './ensure-fixtures.js';
+import type { RunningMockyard } from './server.js';
 
 const progress = (message: string) => process.stderr.write(`mockyard: ${message}\n`);
 
@@ -58,7 +58,7 @@ function configFrom(flags: Record<string, unknown>): Config {
 const version = packageVersion;
 
 /** What a person starting mockyard wants next: where the docs, the tokens and each area are. */
-export function banner(running: RunningMockyard, mockyardVersion: string): string {
+export function banner(running: RunningMockyard, mockyardVersion: string, areas: readonly AreaDefinition[]): string {
   const { url } = running;
   const lines = [
     `mockyard ${mockyardVersion} ready at ${url}`,
@@ -67,7 +67,7 @@ export function banner(running: RunningMockyard, mockyardVersion: string): strin
     `  health      ${url}/__mockyard/health`,
     `  dashboard   ${url}/__mockyard/`,
   ];
-  for (const area of AREAS) {
+  for (const area of areas) {
     const shared = `${url}${area.prefix}`;
     const own = running.areaUrls[area.name];
     lines.push(`  ${area.name.padEnd(11)} ${shared}${own !== shared ? `  and ${own}` : ''}  (for ${area.upstream})`);
@@ -96,8 +96,10 @@ const program = new Command('mockyard')
 
 addOptions(program).action(async (flags: Record<string, unknown>) => {
   const config = configFrom(flags);
+  // The server and its areas are loaded by this command only: `mockyard fixtures` and `ca` do without them.
+  const [{ startServer }, { AREAS }] = await Promise.all([import('./server.js'), import('./areas/index.js')]);
   const running = await startServer(config, progress);
-  process.stdout.write(banner(running, version()));
+  process.stdout.write(banner(running, version(), AREAS));
   let closing = false;
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     closing = true;
@@ -145,6 +147,7 @@ addOptions(
     .description("Make the local certificate authority if needed; print its certificate's path and how to trust it"),
 ).action(async (flags: Record<string, unknown>) => {
   const config = configFrom(flags);
+  const { ensureCa } = await import('./platform/hosts/certificates.js');
   const files = await ensureCa(caDirOf(config));
   process.stdout.write(
     trustInstructions(files.certPath, `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`),
