@@ -8,7 +8,7 @@ import { resourceById, type Resource } from './datasets.js';
 import { badRequest } from './errors.js';
 import { readQuery, type DkanQuery } from './parse.js';
 import { queryParts, type Answer } from './queries.js';
-import { parseBracketSql, type SqlStatement } from './sql-grammar.js';
+import type { SqlStatement } from './sql-grammar.js';
 
 export interface SqlRequest {
   /** The `query` text; undefined when it was not sent (or not as text). */
@@ -59,11 +59,13 @@ function describeKeys(q: DkanQuery): DkanQuery {
   return { ...q, outputs: outputs.filter((o, i) => seen.get(o.key) === i) };
 }
 
-function parse(request: SqlRequest): SqlStatement {
+async function parse(request: SqlRequest): Promise<SqlStatement> {
   if (request.query === undefined || request.query === '' || request.query === '0')
     throw badRequest(
       request.get ? "Missing 'query' query parameter" : "Missing 'query' property in the request's body.",
     );
+  // The grammar, and chevrotain with it, is loaded by the first SQL query, not at start-up.
+  const { parseBracketSql } = await import('./sql-grammar.js');
   const statement = parseBracketSql(request.get ? stripslashes(request.query) : request.query);
   if (!statement) throw badRequest('Invalid query string.');
   return statement;
@@ -76,8 +78,13 @@ function resourceOf(store: FixtureStore, table: string): Resource {
 }
 
 /** The endpoint's answer: a JSON array of row objects, or [{"expression": "<count>"}] for COUNT(*). */
-export function runSql(pool: QueryPool, store: FixtureStore, config: Config, request: SqlRequest): Promise<Answer> {
-  const statement = parse(request);
+export async function runSql(
+  pool: QueryPool,
+  store: FixtureStore,
+  config: Config,
+  request: SqlRequest,
+): Promise<Answer> {
+  const statement = await parse(request);
   const resource = resourceOf(store, statement.table);
   const sent = sentQuery(statement, request.showDbColumns, config);
   const checked = readQuery(sent, {

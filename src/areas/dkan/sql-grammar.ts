@@ -211,17 +211,13 @@ function number(token: IToken): number {
   return Number(token.image);
 }
 
-// Lexer and parser are built on first use: their self-analysis costs tens of milliseconds that a start-up
-// which never sees a SQL query should not pay.
-let grammar: { lexer: Lexer; parser: BracketSqlParser } | null = null;
+// This module is loaded on the first SQL query (sql-endpoint.ts imports it then): the lexer and parser's
+// self-analysis, and chevrotain itself, cost a start-up that never sees a SQL query nothing.
+const lexer = new Lexer(TOKENS, { positionTracking: 'onlyOffset', ensureOptimizations: false });
+const parser = new BracketSqlParser();
 
 /** The statement, or null where DKAN's SqlParser::validate() is false. */
 export function parseBracketSql(text: string): SqlStatement | null {
-  grammar ??= {
-    lexer: new Lexer(TOKENS, { positionTracking: 'onlyOffset', ensureOptimizations: false }),
-    parser: new BracketSqlParser(),
-  };
-  const { lexer, parser } = grammar;
   const lexed = lexer.tokenize(text);
   if (lexed.errors.length > 0) return null;
   parser.input = lexed.tokens;
