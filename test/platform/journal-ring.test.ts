@@ -1,5 +1,7 @@
 // The journal's slots: a record read back is the record written, whatever its size, and a kept snapshot
 // does not change when the ring comes round and reuses its slot.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Journal } from '../../src/platform/controls/journal.js';
@@ -88,5 +90,35 @@ describe('journal slots', () => {
     expect(journal.removeWhere((r) => r.stubId === 's1')).toBe(1);
     expect(journal.records()).toStrictEqual(before.filter((r) => r.stubId !== 's1'));
     expect(told).toBe(4);
+  });
+
+  it("a spilled record keeps only its own bytes, not a share of Buffer's pool", async () => {
+    // Buffer.from of a text under 4 KB takes a slice of an 8 KB slab shared by every small buffer made
+    // meanwhile: a spilled record kept for the next thousand requests would keep that whole slab.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const n = 2000;
+    const journal = new Journal(n);
+    const cookie = `session=${'c'.repeat(SLOT_BYTES + 500)}`;
+    const garbage = 'g'.repeat(3000);
+    // Buffers' memory is given back after a collection, by a sweeper of its own: let it run.
+    const settle = async () => {
+      for (let i = 0; i < 3; i++) {
+        gc();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    await settle();
+    const before = process.memoryUsage().arrayBuffers;
+    for (let i = 0; i < n; i++) {
+      // A short-lived buffer between two records, as a request's own small buffers are.
+      Buffer.from(`${garbage}${i}`);
+      journal.add(answered(journal.nextId(), `/r/${i}`, { cookie: `${cookie}${i}` }));
+    }
+    await settle();
+    const perRecord = (process.memoryUsage().arrayBuffers - before) / n;
+    // Its slot's region (1 KB) and its 1.6 KB spill; a slab per record would be 6 KB or more.
+    expect(perRecord).toBeLessThan(4 * 1024);
+    expect(journal.records()[0]?.headers.cookie).toBe(`${cookie}${n - 1}`);
   });
 });
