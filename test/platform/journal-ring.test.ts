@@ -3,7 +3,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Journal } from '../../src/platform/controls/journal.js';
 import { SLOT_BYTES } from '../../src/platform/controls/journal-ring.js';
 
@@ -120,5 +120,19 @@ describe('journal slots', () => {
     // Its slot's region (1 KB) and its 1.6 KB spill; a slab per record would be 6 KB or more.
     expect(perRecord).toBeLessThan(4 * 1024);
     expect(journal.records()[0]?.headers.cookie).toBe(`${cookie}${n - 1}`);
+  });
+
+  it('a reader of the newest few parses only their slots (the live stream opens on a full journal)', () => {
+    const journal = new Journal(1000);
+    for (let i = 0; i < 1500; i++) journal.add(answered(journal.nextId(), `/r/${i}`, { host: 'h' }));
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(journal.records(3).map((r) => r.url)).toEqual(['/r/1499', '/r/1498', '/r/1497']);
+      expect(journal.record(1498)?.url).toBe('/r/1497');
+      expect(parse).toHaveBeenCalledTimes(4);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(journal.records()).toHaveLength(1000);
   });
 });
