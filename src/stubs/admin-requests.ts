@@ -133,7 +133,7 @@ function listRoutes(app: FastifyInstance, ctx: AdminContext): void {
   }));
   app.get('/requests/:id', async (request, reply) => {
     const id = idOf((request.params as { id: string }).id);
-    const r = journal.records().find((x) => x.id === id);
+    const r = journal.record(id);
     if (!r) return reply.code(404).send({ errors: [{ code: 40, title: 'Request not found' }] });
     return serveEvent(app, ctx, r);
   });

@@ -111,7 +111,10 @@ class Slot implements AddedRecord {
       this.#spill = null;
     } else {
       this.#length = 0;
-      this.#spill = Buffer.from(json);
+      // A buffer of its own: Buffer.from would slice a text under 4 KB out of Node's shared 8 KB pool, and
+      // the record, kept for the next `capacity` requests, would hold the whole slab with it.
+      this.#spill = Buffer.allocUnsafeSlow(bytes);
+      this.#spill.write(json, 0, bytes, 'utf8');
     }
   }
 

@@ -261,9 +261,17 @@ export class Journal {
     };
   }
 
-  /** Raw records, newest first, unmasked: for matching only; show them through `masked`. */
-  records(): JournalRecord[] {
-    return Array.from(this.#ring.newestFirst(), (slot) => slot.snapshot());
+  /**
+   * Raw records, newest first (the `limit` newest), unmasked: for matching only; show them through `masked`.
+   * Each is parsed from its slot: a reader that needs a few asks for a few.
+   */
+  records(limit = Number.POSITIVE_INFINITY): JournalRecord[] {
+    const out: JournalRecord[] = [];
+    for (const slot of this.#ring.newestFirst()) {
+      if (out.length >= limit) break;
+      out.push(slot.snapshot());
+    }
+    return out;
   }
 
   /** URL, headers and body bytes of a record with secrets masked, as every reader of the journal sees them. */

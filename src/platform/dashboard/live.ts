@@ -75,10 +75,7 @@ function stream(runtime: FastifyInstance['runtime'], res: ServerResponse, releas
   const { journal } = runtime;
   send(
     'snapshot',
-    journal
-      .records()
-      .slice(0, LIVE_LIMITS.backlog)
-      .map((r) => journal.summary(r)),
+    journal.records(LIVE_LIMITS.backlog).map((r) => journal.summary(r)),
   );
 
   let pending: JournalRecord[] = [];
