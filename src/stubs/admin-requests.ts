@@ -1,7 +1,7 @@
 // /__admin/requests and near misses: WireMock's verification API over mockyard's one journal.
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { AreaDefinition } from '../platform/area.js';
-import type { JournalRecord } from '../platform/controls/journal.js';
+import type { JournalRecord, RecordHead } from '../platform/controls/journal.js';
 import type { Scenarios } from '../scenarios/registry.js';
 import { isObject } from './errors.js';
 import { parseMapping, type RequestRule, type Stub } from './mapping.js';
@@ -80,7 +80,7 @@ export function patternOf(body: unknown): RequestRule {
 }
 
 /** `fn` over every item, yielding the event loop whenever a time slice is used up (world.ts timeSlicer). */
-async function sliced<T, R>(items: readonly T[], fn: (item: T) => R): Promise<R[]> {
+async function sliced<T, R>(items: Iterable<T>, fn: (item: T) => R): Promise<R[]> {
   const tick = timeSlicer();
   const out: R[] = [];
   for (const item of items) {
@@ -92,7 +92,7 @@ async function sliced<T, R>(items: readonly T[], fn: (item: T) => R): Promise<R[
 }
 
 /** Unmatched, as WireMock means it: no stub answered, and nothing else had an answer either (a 404). */
-const unmatched = (r: JournalRecord) => r.stubId === undefined && r.status === 404;
+const unmatched = (r: Pick<RecordHead, 'stubId' | 'status'>) => r.stubId === undefined && r.status === 404;
 
 /** Whether a stub's `metadata` matches a pattern, as WireMock's find-by-metadata applies it to the metadata JSON. */
 export function metadataMatcher(body: unknown): (stub: Stub | undefined) => boolean {
@@ -106,22 +106,27 @@ function listRoutes(app: FastifyInstance, ctx: AdminContext): void {
   const journal = app.runtime.journal;
   app.get('/requests', async (request) => {
     const q = request.query as { limit?: string; since?: string };
-    let records = journal.records();
-    if (q.since) records = records.filter((r) => r.time >= Date.parse(q.since!));
-    const total = records.length;
-    if (q.limit) records = records.slice(0, Math.max(0, Number(q.limit)));
-    return { requests: records.map((r) => serveEvent(app, ctx, r)), meta: { total }, requestJournalDisabled: false };
+    const since = q.since ? Date.parse(q.since) : undefined;
+    const held = journal.reading((r) => since === undefined || r.time >= since);
+    const limit = q.limit ? Math.max(0, Number(q.limit)) : Number.POSITIVE_INFINITY;
+    const records: JournalRecord[] = [];
+    for (const r of held) {
+      if (records.length >= limit) break;
+      records.push(r);
+    }
+    return {
+      requests: records.map((r) => serveEvent(app, ctx, r)),
+      meta: { total: held.size },
+      requestJournalDisabled: false,
+    };
   });
   app.get('/requests/unmatched', async () => ({
-    requests: journal
-      .records()
-      .filter(unmatched)
-      .map((r) => loggedRequest(app, ctx, r)),
+    requests: Array.from(journal.reading(unmatched), (r) => loggedRequest(app, ctx, r)),
   }));
   app.get('/requests/unmatched/near-misses', async () => ({
     // Every mapping for every unmatched request: a slice at a time, so other clients are answered meanwhile.
     nearMisses: (
-      await sliced(journal.records().filter(unmatched), (r) =>
+      await sliced(journal.reading(unmatched), (r) =>
         ctx.stubs.store.nearMisses(viewOf(ctx, r)).map((m) => ({
           request: loggedRequest(app, ctx, r),
           stubMapping: m.stub.json,
@@ -144,9 +149,9 @@ function verifyRoutes(app: FastifyInstance, ctx: AdminContext): void {
   const journal = app.runtime.journal;
   // The whole journal against one pattern (bodies included), a slice at a time.
   const matching = async (rule: RequestRule) => {
-    const records = journal.records();
-    const hits = await sliced(records, (r) => requestMatches(rule, viewOf(ctx, r)));
-    return records.filter((_, i) => hits[i]);
+    const hits: JournalRecord[] = [];
+    await sliced(journal.reading(), (r) => requestMatches(rule, viewOf(ctx, r)) && hits.push(r));
+    return hits;
   };
   const clear = async () => {
     journal.clear();
@@ -175,11 +180,8 @@ function verifyRoutes(app: FastifyInstance, ctx: AdminContext): void {
   });
   app.post('/requests/remove-by-metadata', async (request) => {
     const matches = metadataMatcher(request.body);
-    const hit = (r: JournalRecord) => r.stubId !== undefined && matches(ctx.stubs.store.get(r.stubId));
-    const gone = journal
-      .records()
-      .filter(hit)
-      .map((r) => loggedRequest(app, ctx, r));
+    const hit = (r: Pick<RecordHead, 'stubId'>) => r.stubId !== undefined && matches(ctx.stubs.store.get(r.stubId));
+    const gone = Array.from(journal.reading(hit), (r) => loggedRequest(app, ctx, r));
     journal.removeWhere(hit);
     return { requests: gone };
   });
@@ -211,7 +213,7 @@ function nearMissRoutes(app: FastifyInstance, ctx: AdminContext): void {
   });
   app.post('/near-misses/request-pattern', async (request) => {
     const rule = patternOf(request.body);
-    const near = (await sliced(journal.records(), (r) => ({ r, d: requestDistance(rule, viewOf(ctx, r)) })))
+    const near = (await sliced(journal.reading(), (r) => ({ r, d: requestDistance(rule, viewOf(ctx, r)) })))
       .sort((a, b) => a.d - b.d)
       .slice(0, 3);
     return {

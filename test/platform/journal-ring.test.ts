@@ -136,3 +136,18 @@ describe('journal slots', () => {
     expect(journal.records()).toHaveLength(1000);
   });
 });
+
+describe('reading the journal a record at a time', () => {
+  it('parses a record only when the reader reaches it, and skips one the ring wrote over meanwhile', () => {
+    const journal = new Journal(3);
+    for (let i = 0; i < 3; i++) journal.add(answered(journal.nextId(), `/r/${i}`, { host: 'h' }));
+    const view = journal.reading((r) => r.id !== 2);
+    expect(view.size).toBe(2);
+    const it = view[Symbol.iterator]();
+    expect(it.next().value?.url).toBe('/r/2');
+    // The ring comes round: record 1 (the oldest) is written over before the reader gets to it.
+    journal.add(answered(journal.nextId(), '/r/3', { host: 'h' }));
+    expect(it.next().done).toBe(true);
+    expect(journal.records().map((r) => r.url)).toEqual(['/r/3', '/r/2', '/r/1']);
+  });
+});

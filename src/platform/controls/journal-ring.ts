@@ -46,6 +46,16 @@ export type RequestNote = Pick<JournalRecord, 'body' | 'stubId' | 'seenAs'>;
  */
 export type Answered = Omit<JournalRecord, 'durationMs' | keyof RequestNote> & { started: number; note?: RequestNote };
 
+/** What a slot tells without parsing its URL and headers. */
+export interface RecordHead {
+  readonly id: number;
+  readonly area: AreaName | null;
+  readonly status: number | null;
+  readonly time: number;
+  /** The stub mapping that answered, if one did. */
+  readonly stubId?: string | undefined;
+}
+
 /** A record as it is added, for the journal's listeners: read it then, or keep `snapshot()` (the slot is reused). */
 export interface AddedRecord {
   readonly area: AreaName | null;
@@ -55,14 +65,15 @@ export interface AddedRecord {
 }
 
 /**
- * Bytes of a slot's own region for the URL and headers (as JSON). A request that needs more (a browser's
- * cookies) gets a buffer of its own, kept until its slot is reused.
+ * Bytes of a slot's own region for the URL and headers (as JSON): enough for a command-line client or an
+ * SDK with its credentials. A request that needs more (a browser's cookies) gets a buffer of its own, kept
+ * until its slot is reused.
  */
-export const SLOT_BYTES = 1024;
+export const SLOT_BYTES = 512;
 /** Slots, and their regions, are made this many at a time as the ring first fills. */
 const CHUNK_SLOTS = 128;
 
-class Slot implements AddedRecord {
+class Slot implements AddedRecord, RecordHead {
   id = 0;
   method = 'GET';
   area: AreaName | null = null;
@@ -77,6 +88,11 @@ class Slot implements AddedRecord {
   responseHeaders: Record<string, unknown> | undefined = undefined;
   responseBody: CapturedBody | null | undefined = undefined;
   note: RequestNote | undefined = undefined;
+
+  get stubId(): string | undefined {
+    return this.note?.stubId;
+  }
+
   /** Bytes of `[url, headers]` as JSON in `region`, or 0 when they are in `spill`. */
   #length = 0;
   #spill: Buffer | null = null;
@@ -142,12 +158,6 @@ class Slot implements AddedRecord {
     if (this.responseBody !== undefined) record.responseBody = this.responseBody;
     return this.note === undefined ? record : { ...record, ...this.note };
   }
-
-  /** Lets go of what the slot refers to (bodies, headers), so a cleared journal holds nothing. */
-  release(): void {
-    this.requestBody = this.responseHeaders = this.responseBody = this.note = undefined;
-    this.#spill = null;
-  }
 }
 
 /** The last `capacity` records, oldest overwritten first. */
@@ -182,8 +192,9 @@ export class SlotRing {
     for (let i = 1; i <= this.#size; i++) yield this.#slots[(this.#next - i + this.capacity) % this.capacity]!;
   }
 
+  /** Empties the ring and gives its slots' memory back (a journal that fills again makes new ones). */
   clear(): void {
-    for (const slot of this.#slots) slot.release();
+    this.#slots = [];
     this.#next = 0;
     this.#size = 0;
   }

@@ -3,10 +3,17 @@ import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AreaName } from '../area.js';
 import { bodyText, maskedBytes } from './journal-bodies.js';
-import { type AddedRecord, type Answered, type JournalRecord, type RequestNote, SlotRing } from './journal-ring.js';
+import {
+  type AddedRecord,
+  type Answered,
+  type JournalRecord,
+  type RecordHead,
+  type RequestNote,
+  SlotRing,
+} from './journal-ring.js';
 import { MASK, type TokenMask, hideToken, isSecretName, tokenMask } from './secrets.js';
 
-export type { AddedRecord, Answered, JournalRecord, RequestNote };
+export type { AddedRecord, Answered, JournalRecord, RecordHead, RequestNote };
 
 export interface JournalEntry {
   id: number;
@@ -272,6 +279,22 @@ export class Journal {
       out.push(slot.snapshot());
     }
     return out;
+  }
+
+  /**
+   * The records held now, newest first, each parsed from its slot only when the reader gets to it: a reader
+   * that pauses between records (WireMock's verification, a slice at a time) spreads the parsing over those
+   * pauses. `keep` chooses by what a slot knows without parsing. A record written over meanwhile (the ring
+   * came round) is gone, and is skipped.
+   */
+  reading(keep: (r: RecordHead) => boolean = () => true): Iterable<JournalRecord> & { size: number } {
+    const held = [...this.#ring.newestFirst()].filter(keep).map((slot) => ({ slot, id: slot.id }));
+    return {
+      size: held.length,
+      *[Symbol.iterator]() {
+        for (const { slot, id } of held) if (slot.id === id) yield slot.snapshot();
+      },
+    };
   }
 
   /** URL, headers and body bytes of a record with secrets masked, as every reader of the journal sees them. */
