@@ -2,6 +2,7 @@
 import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import type { AreaDefinition } from '../platform/area.js';
 import type { JournalRecord, RecordHead } from '../platform/controls/journal.js';
+import { MASK } from '../platform/controls/secrets.js';
 import type { Scenarios } from '../scenarios/registry.js';
 import { isObject } from './errors.js';
 import { parseMapping, type RequestRule, type Stub } from './mapping.js';
@@ -49,7 +50,8 @@ function loggedRequest(app: FastifyInstance, ctx: AdminContext, r: JournalRecord
     scheme: 'http',
     protocol: 'HTTP/1.1',
     headers,
-    cookies: Object.fromEntries(view.cookies),
+    // The Cookie header is masked whole (a session is a credential): its values are masked here too.
+    cookies: Object.fromEntries([...view.cookies.keys()].map((name) => [name, MASK])),
     queryParams,
     browserProxyRequest: false,
     loggedDate: r.time,

@@ -186,6 +186,17 @@ describe('one world with the areas', () => {
     expect(count.json()).toMatchObject({ count: 1 });
   });
 
+  it('masks cookie values in the logged requests, as it masks the Cookie header', async () => {
+    await stub({ request: { urlPath: '/v2/cookied' }, response: { status: 200 } });
+    await app.inject({ url: '/marketcheck/cookied', headers: { cookie: 'sid=topsecretcookie; theme=dark' } });
+    const found = await admin('POST', '/requests/find', { method: 'GET', urlPath: '/v2/cookied' });
+    const [logged] = found.json<{ requests: { headers: Record<string, string>; cookies: Record<string, string> }[] }>()
+      .requests;
+    expect(logged?.headers.cookie).toBe('***');
+    expect(logged?.cookies).toEqual({ sid: '***', theme: '***' });
+    expect(found.body).not.toContain('topsecretcookie');
+  });
+
   it("refuses a body over 1 MiB with 413: mockyard's own error body off the areas", async () => {
     await stub({ request: { method: 'POST', urlPath: '/big' }, response: { status: 200 } });
     const res = await app.inject({ method: 'POST', url: '/big', payload: 'x'.repeat(1024 * 1024 + 1) });
