@@ -235,7 +235,9 @@ export class StubStep implements StubMatcher {
             return;
           }
           const note = requestNotes.get(request.raw);
-          if (note) note.body = body.subarray(0, JOURNAL_BODY_BYTES);
+          // A copy of the part kept: a view into the body would keep all of it (up to 1 MiB) for the record.
+          if (note)
+            note.body = body.length > JOURNAL_BODY_BYTES ? Buffer.from(body.subarray(0, JOURNAL_BODY_BYTES)) : body;
           go(body);
         },
         (err: Error) => done(err),
