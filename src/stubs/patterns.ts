@@ -170,15 +170,36 @@ function normalisedLevenshtein(a: string, b: string): number {
   return prev[b.length]! / longest;
 }
 
-/** Distance of a value (undefined when the header, parameter or cookie is missing) from a pattern. */
-export function distance(p: ValuePattern, value: string | undefined): number {
+/** JSON.parse's answer, or that the text is not JSON. */
+export type ParsedJson = { ok: true; value: unknown } | { ok: false };
+
+export function parseJson(text: string): ParsedJson {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** A request body as the patterns read it: its bytes, its UTF-8 text, and its JSON parsed once by its owner. */
+export interface BodyView {
+  bytes: Buffer;
+  text: string;
+  json(): ParsedJson;
+}
+
+/**
+ * Distance of a value (undefined when the header, parameter or cookie is missing) from a pattern. `json`
+ * gives the value's JSON when its owner keeps it parsed (a body meets many JSON patterns).
+ */
+export function distance(p: ValuePattern, value: string | undefined, json?: () => ParsedJson): number {
   switch (p.kind) {
     case 'absent':
       return value === undefined ? 0 : 1;
     case 'and':
-      return Math.max(...p.parts.map((part) => distance(part, value)));
+      return Math.max(...p.parts.map((part) => distance(part, value, json)));
     case 'or':
-      return Math.min(...p.parts.map((part) => distance(part, value)));
+      return Math.min(...p.parts.map((part) => distance(part, value, json)));
     default:
       if (value === undefined) return 1;
   }
@@ -194,16 +215,16 @@ export function distance(p: ValuePattern, value: string | undefined): number {
     case 'binaryEqualTo':
       return Buffer.from(value, 'latin1').equals(p.expected) ? 0 : 1;
     case 'equalToJson':
-      return jsonDistance(p, value);
+      return jsonDistance(p, json ? json() : parseJson(value));
     case 'matchesJsonPath':
-      return jsonPathDistance(p, value);
+      return jsonPathDistance(p, json ? json() : parseJson(value));
   }
 }
 
 /** Distance of a body given as bytes: binaryEqualTo compares bytes, every other pattern the UTF-8 text. */
-export function bodyDistance(p: ValuePattern, body: Buffer, text: string = body.toString('utf8')): number {
-  if (p.kind === 'binaryEqualTo') return body.equals(p.expected) ? 0 : 1;
-  return distance(p, text);
+export function bodyDistance(p: ValuePattern, body: BodyView): number {
+  if (p.kind === 'binaryEqualTo') return body.bytes.equals(p.expected) ? 0 : 1;
+  return distance(p, body.text, body.json);
 }
 
 /**
@@ -213,40 +234,23 @@ export function bodyDistance(p: ValuePattern, body: Buffer, text: string = body.
  */
 export async function bodyMatchesSliced(
   p: ValuePattern,
-  body: Buffer,
-  text: string,
+  body: BodyView,
   tick: () => Promise<void> | undefined,
 ): Promise<boolean> {
   if (p.kind === 'and' || p.kind === 'or') {
     for (const part of p.parts) {
-      const hit = await bodyMatchesSliced(part, body, text, tick);
+      const hit = await bodyMatchesSliced(part, body, tick);
       if (hit !== (p.kind === 'and')) return hit;
     }
     return p.kind === 'and';
   }
   // A regular expression runs on its own thread; the rest (contains, JSON) are quick enough between ticks.
-  if (p.kind === 'matches') return (await testOffThread(p.regex.source, text)) !== p.negate;
+  if (p.kind === 'matches') return (await testOffThread(p.regex.source, body.text)) !== p.negate;
   await tick();
-  return bodyDistance(p, body, text) === 0;
+  return bodyDistance(p, body) === 0;
 }
 
-let lastParsed: { text: string; result: { ok: true; value: unknown } | { ok: false } } | undefined;
-
-/** Parsed once for every JSON pattern a body meets (the last body's parse is kept). */
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (lastParsed?.text === text) return lastParsed.result;
-  let result: { ok: true; value: unknown } | { ok: false };
-  try {
-    result = { ok: true, value: JSON.parse(text) };
-  } catch {
-    result = { ok: false };
-  }
-  lastParsed = { text, result };
-  return result;
-}
-
-function jsonDistance(p: Extract<ValuePattern, { kind: 'equalToJson' }>, text: string): number {
-  const actual = parseJson(text);
+function jsonDistance(p: Extract<ValuePattern, { kind: 'equalToJson' }>, actual: ParsedJson): number {
   if (!actual.ok) return 1;
   return jsonEqual(p.expected, actual.value, p.ignoreArrayOrder, p.ignoreExtraElements) ? 0 : 1;
 }
@@ -278,8 +282,7 @@ export function jsonEqual(expected: unknown, actual: unknown, anyOrder: boolean,
   return expected === actual;
 }
 
-function jsonPathDistance(p: Extract<ValuePattern, { kind: 'matchesJsonPath' }>, text: string): number {
-  const doc = parseJson(text);
+function jsonPathDistance(p: Extract<ValuePattern, { kind: 'matchesJsonPath' }>, doc: ParsedJson): number {
   if (!doc.ok) return 1;
   let found: unknown[];
   try {

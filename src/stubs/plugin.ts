@@ -49,15 +49,10 @@ export function realView(
   return { host: real?.hostname ?? upstream.host, url: (real ? real.basePath : upstream.base) + rest };
 }
 
-const upstreams = new WeakMap<AreaDefinition, { host: string; base: string }>();
+/** The real service's host and base path, from the area's upstream URL. */
 function upstreamOf(area: AreaDefinition): { host: string; base: string } {
-  let found = upstreams.get(area);
-  if (!found) {
-    const u = new URL(area.upstream);
-    found = { host: u.hostname, base: u.pathname.replace(/\/$/, '') };
-    upstreams.set(area, found);
-  }
-  return found;
+  const u = new URL(area.upstream);
+  return { host: u.hostname, base: u.pathname.replace(/\/$/, '') };
 }
 
 /** Requests outside every area are journaled here (area requests by the controls' journal step). */

@@ -1,12 +1,22 @@
 // A request as a stub sees it (as the real service would: real host, path without mockyard's prefix), and how close a rule comes to it.
 import type { IncomingHttpHeaders } from 'node:http';
-import { distance, bodyDistance, bodyMatchesSliced, type ValuePattern } from './patterns.js';
+import {
+  type BodyView,
+  type ParsedJson,
+  type ValuePattern,
+  bodyDistance,
+  bodyMatchesSliced,
+  distance,
+  parseJson,
+} from './patterns.js';
 import type { RequestRule } from './mapping.js';
 
 export class StubRequest {
   #query: Map<string, string[]> | undefined;
   #cookies: Map<string, string> | undefined;
   #text: string | undefined;
+  #json: ParsedJson | undefined;
+  #view: BodyView | undefined;
   readonly path: string;
 
   constructor(
@@ -54,6 +64,20 @@ export class StubRequest {
   get bodyText(): string {
     this.#text ??= this.body?.toString('utf8') ?? '';
     return this.#text;
+  }
+
+  /** The body as the patterns read it, its text decoded and its JSON parsed once for all of them. */
+  get bodyView(): BodyView | undefined {
+    if (!this.body) return undefined;
+    this.#view ??= {
+      bytes: this.body,
+      text: this.bodyText,
+      json: () => {
+        this.#json ??= parseJson(this.bodyText);
+        return this.#json;
+      },
+    };
+    return this.#view;
   }
 
   header(name: string): string[] | undefined {
@@ -108,7 +132,7 @@ export function parts(rule: RequestRule, req: StubRequest): { what: string; d: n
   for (const p of rule.body)
     out.push({
       what: 'body',
-      d: req.body ? bodyDistance(p, req.body, req.bodyText) : distance(p, undefined),
+      d: req.bodyView ? bodyDistance(p, req.bodyView) : distance(p, undefined),
       weight: 1,
     });
   return out;
@@ -139,7 +163,8 @@ function headMatches(rule: RequestRule, req: StubRequest): boolean {
 export function requestMatches(rule: RequestRule, req: StubRequest): boolean {
   if (!headMatches(rule, req)) return false;
   for (const p of rule.body) {
-    if ((req.body ? bodyDistance(p, req.body, req.bodyText) : distance(p, undefined)) !== 0) return false;
+    const body = req.bodyView;
+    if ((body ? bodyDistance(p, body) : distance(p, undefined)) !== 0) return false;
   }
   return true;
 }
@@ -152,7 +177,8 @@ export async function requestMatchesSliced(
 ): Promise<boolean> {
   if (!headMatches(rule, req)) return false;
   for (const p of rule.body) {
-    const hit = req.body ? await bodyMatchesSliced(p, req.body, req.bodyText, tick) : distance(p, undefined) === 0;
+    const body = req.bodyView;
+    const hit = body ? await bodyMatchesSliced(p, body, tick) : distance(p, undefined) === 0;
     if (!hit) return false;
   }
   return true;

@@ -21,9 +21,6 @@ export function sendAreaError(
     .send(answer.body);
 }
 
-const forcible = new WeakMap<object, readonly number[]>();
-const documented = new WeakMap<object, readonly number[]>();
-
 /**
  * Statuses any operation can fail with, documented or not: a crash (500) and an outage (503). Every
  * area's formatError writes them in the area's own shape.
@@ -37,12 +34,8 @@ export const ALWAYS_FORCIBLE = [500, 503] as const;
 export function forcibleStatuses(request: FastifyRequest): readonly number[] {
   const response = request.routeOptions.schema?.response as Record<string, unknown> | undefined;
   if (!response) return ALWAYS_FORCIBLE;
-  let statuses = forcible.get(response);
-  if (!statuses) {
-    statuses = [...new Set([...documentedErrorStatuses(request), ...ALWAYS_FORCIBLE])].sort((a, b) => a - b);
-    forcible.set(response, statuses);
-  }
-  return statuses;
+  // Worked out when a control asks (Prefer: code, the error rate), never on a plain request.
+  return [...new Set([...documentedErrorStatuses(request), ...ALWAYS_FORCIBLE])].sort((a, b) => a - b);
 }
 
 /**
@@ -53,15 +46,10 @@ export function documentedErrorStatuses(request: FastifyRequest): readonly numbe
   const schema = request.routeOptions.schema;
   const response = schema?.response as Record<string, unknown> | undefined;
   if (!response) return [];
-  let statuses = documented.get(response);
-  if (!statuses) {
-    statuses = Object.keys(response)
-      .map(Number)
-      .filter((s) => Number.isInteger(s) && s >= 400)
-      .sort((a, b) => a - b);
-    documented.set(response, statuses);
-  }
-  return statuses;
+  return Object.keys(response)
+    .map(Number)
+    .filter((s) => Number.isInteger(s) && s >= 400)
+    .sort((a, b) => a - b);
 }
 
 function statusOf(error: FastifyError | HttpError): number {
