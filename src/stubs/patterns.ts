@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type { RE2 } from 're2-wasm';
 import { JSONPath } from 'jsonpath-plus';
 import { MappingError, isObject } from './errors.js';
-import { fullMatch, testOffThread } from './regex-thread.js';
+import { fullMatch } from './regex-thread.js';
 
 export type ValuePattern =
   | { kind: 'equalTo'; expected: string; caseInsensitive: boolean }
@@ -181,6 +181,14 @@ export function parseJson(text: string): ParsedJson {
   }
 }
 
+/** What matching a large body needs: a pause between its patterns, and a thread for regular expressions. */
+export interface Slicing {
+  /** A promise to wait for when the event loop is due to other work (see timeSlicer in world.ts). */
+  tick: () => Promise<void> | undefined;
+  /** Whether a text fully matches a regular expression, computed off the event loop (regex-thread.ts). */
+  regex: (source: string, text: string) => Promise<boolean>;
+}
+
 /** A request body as the patterns read it: its bytes, its UTF-8 text, and its JSON parsed once by its owner. */
 export interface BodyView {
   bytes: Buffer;
@@ -232,21 +240,17 @@ export function bodyDistance(p: ValuePattern, body: BodyView): number {
  * expression over a MiB takes tens of milliseconds even in RE2's linear time, and an `or` of many would
  * otherwise hold the event loop for all of them.
  */
-export async function bodyMatchesSliced(
-  p: ValuePattern,
-  body: BodyView,
-  tick: () => Promise<void> | undefined,
-): Promise<boolean> {
+export async function bodyMatchesSliced(p: ValuePattern, body: BodyView, slicing: Slicing): Promise<boolean> {
   if (p.kind === 'and' || p.kind === 'or') {
     for (const part of p.parts) {
-      const hit = await bodyMatchesSliced(part, body, tick);
+      const hit = await bodyMatchesSliced(part, body, slicing);
       if (hit !== (p.kind === 'and')) return hit;
     }
     return p.kind === 'and';
   }
   // A regular expression runs on its own thread; the rest (contains, JSON) are quick enough between ticks.
-  if (p.kind === 'matches') return (await testOffThread(p.regex.source, body.text)) !== p.negate;
-  await tick();
+  if (p.kind === 'matches') return (await slicing.regex(p.regex.source, body.text)) !== p.negate;
+  await slicing.tick();
   return bodyDistance(p, body) === 0;
 }
 

@@ -36,54 +36,66 @@ interface Pending {
   again: () => void;
 }
 
-let thread: { worker: Worker; pending: Map<number, Pending> } | undefined;
-let nextId = 0;
-/** Texts the thread holds, oldest first (each sent once for all the patterns its body meets); the thread keeps the same. */
-let sent: { text: string; key: number }[] = [];
+/** Texts the thread holds at most (each sent once for all the patterns its body meets); the thread keeps the same. */
 const KEEP = 8;
 
-function start(): NonNullable<typeof thread> {
-  const re2 = createRequire(import.meta.url).resolve('re2-wasm');
-  const worker = new Worker(THREAD, { eval: true, workerData: { re2, keep: KEEP } });
-  const pending = new Map<number, Pending>();
-  const self = { worker, pending };
-  worker.on('message', ({ id, hit, lost }: { id: number; hit: boolean; lost?: boolean }) => {
-    const p = pending.get(id);
-    pending.delete(id);
-    if (pending.size === 0) worker.unref();
-    if (lost) p?.again();
-    else p?.resolve(hit);
-  });
-  const fail = (err: Error) => {
-    if (thread === self) thread = undefined;
-    sent = [];
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
-  };
-  worker.on('error', fail);
-  worker.on('exit', () => fail(new Error('the regular expression thread stopped')));
-  worker.unref();
-  return self;
+/**
+ * The thread, started on first use and unreferenced while idle; its owner (the stubs, src/stubs/world.ts)
+ * holds one for all its requests.
+ */
+interface Running {
+  worker: Worker;
+  pending: Map<number, Pending>;
 }
 
-/** Whether `text` fully matches `source` (already checked by SafeRegex), computed off the event loop. */
-export function testOffThread(source: string, text: string): Promise<boolean> {
-  return new Promise((resolve, reject) => post(source, text, false, resolve, reject));
-}
+export class RegexThread {
+  #thread: Running | undefined;
+  #nextId = 0;
+  /** Texts the thread holds, oldest first. */
+  #sent: { text: string; key: number }[] = [];
 
-function post(source: string, text: string, withText: boolean, resolve: Pending['resolve'], reject: Pending['reject']) {
-  thread ??= start();
-  const { worker, pending } = thread;
-  const id = nextId++;
-  // Held while a body waits for its answer; an idle thread does not keep the process alive.
-  if (pending.size === 0) worker.ref();
-  pending.set(id, { resolve, reject, again: () => post(source, text, true, resolve, reject) });
-  // Messages arrive in order: a text sent once serves every later pattern while the thread keeps it.
-  const held = withText ? undefined : sent.find((t) => t.text === text);
-  if (held) worker.postMessage({ id, source, key: held.key });
-  else {
-    sent.push({ text, key: id });
-    if (sent.length > KEEP) sent.shift();
-    worker.postMessage({ id, source, key: id, text });
+  /** Whether `text` fully matches `source` (already checked by SafeRegex), computed off the event loop. */
+  readonly test = (source: string, text: string): Promise<boolean> =>
+    new Promise((resolve, reject) => this.#post(source, text, false, resolve, reject));
+
+  #start(): Running {
+    const re2 = createRequire(import.meta.url).resolve('re2-wasm');
+    const worker = new Worker(THREAD, { eval: true, workerData: { re2, keep: KEEP } });
+    const pending = new Map<number, Pending>();
+    const self = { worker, pending };
+    worker.on('message', ({ id, hit, lost }: { id: number; hit: boolean; lost?: boolean }) => {
+      const p = pending.get(id);
+      pending.delete(id);
+      if (pending.size === 0) worker.unref();
+      if (lost) p?.again();
+      else p?.resolve(hit);
+    });
+    const fail = (err: Error) => {
+      if (this.#thread === self) this.#thread = undefined;
+      this.#sent = [];
+      for (const p of pending.values()) p.reject(err);
+      pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', () => fail(new Error('the regular expression thread stopped')));
+    worker.unref();
+    return self;
+  }
+
+  #post(source: string, text: string, withText: boolean, resolve: Pending['resolve'], reject: Pending['reject']) {
+    const thread = (this.#thread ??= this.#start());
+    const { worker, pending } = thread;
+    const id = this.#nextId++;
+    // Held while a body waits for its answer; an idle thread does not keep the process alive.
+    if (pending.size === 0) worker.ref();
+    pending.set(id, { resolve, reject, again: () => this.#post(source, text, true, resolve, reject) });
+    // Messages arrive in order: a text sent once serves every later pattern while the thread keeps it.
+    const held = withText ? undefined : this.#sent.find((t) => t.text === text);
+    if (held) worker.postMessage({ id, source, key: held.key });
+    else {
+      this.#sent.push({ text, key: id });
+      if (this.#sent.length > KEEP) this.#sent.shift();
+      worker.postMessage({ id, source, key: id, text });
+    }
   }
 }

@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import {
   type BodyView,
   type ParsedJson,
+  type Slicing,
   type ValuePattern,
   bodyDistance,
   bodyMatchesSliced,
@@ -170,15 +171,11 @@ export function requestMatches(rule: RequestRule, req: StubRequest): boolean {
 }
 
 /** The same for a large body, its patterns one leaf at a time with `tick` between (see bodyMatchesSliced). */
-export async function requestMatchesSliced(
-  rule: RequestRule,
-  req: StubRequest,
-  tick: () => Promise<void> | undefined,
-): Promise<boolean> {
+export async function requestMatchesSliced(rule: RequestRule, req: StubRequest, slicing: Slicing): Promise<boolean> {
   if (!headMatches(rule, req)) return false;
   for (const p of rule.body) {
     const body = req.bodyView;
-    const hit = body ? await bodyMatchesSliced(p, body, tick) : distance(p, undefined) === 0;
+    const hit = body ? await bodyMatchesSliced(p, body, slicing) : distance(p, undefined) === 0;
     if (!hit) return false;
   }
   return true;

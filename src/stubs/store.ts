@@ -1,6 +1,7 @@
 // The mappings of one world (mockyard's, or one scenario's): indexed by method and literal path, with WireMock's scenario states.
 import { MAPPING_LIMITS, parseMapping, type Stub } from './mapping.js';
 import { MappingError } from './errors.js';
+import type { Slicing } from './patterns.js';
 import { parts, requestDistance, requestMatches, requestMatchesSliced, type StubRequest } from './request.js';
 
 export const STARTED = 'Started';
@@ -184,7 +185,7 @@ export class StubStore {
   }
 
   /** `match` for a large body: its patterns are tried a slice at a time (see bodyMatchesSliced). */
-  async matchSliced(req: StubRequest, tick: () => Promise<void> | undefined): Promise<Stub | undefined> {
+  async matchSliced(req: StubRequest, slicing: Slicing): Promise<Stub | undefined> {
     let best: Stub | undefined;
     for (const list of this.#candidates(req)) {
       // A copy: the lists may change while this request waits its turn.
@@ -192,7 +193,7 @@ export class StubStore {
         if (best && (stub.priority > best.priority || (stub.priority === best.priority && stub.seq < best.seq)))
           continue;
         if (!this.#byId.has(stub.id)) continue;
-        if (this.#inState(stub) && (await requestMatchesSliced(stub.request, req, tick))) best = stub;
+        if (this.#inState(stub) && (await requestMatchesSliced(stub.request, req, slicing))) best = stub;
       }
     }
     // The state may have moved while the body was matched: the stub must still be in play.

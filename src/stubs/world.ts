@@ -1,4 +1,5 @@
 // The stubs of a running mockyard: the shared mappings (from --mappings, the admin API), recording, and `match`.
+import { RegexThread } from './regex-thread.js';
 import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { MappingError } from './errors.js';
@@ -43,6 +44,8 @@ export function timeSlicer(): () => Promise<void> | undefined {
 export class Stubs {
   readonly store = new StubStore();
   readonly recorder: Recorder;
+  /** Where regular expressions over large bodies run, for every request these stubs match. */
+  readonly #regex = new RegexThread();
   readonly filesRoot: string | null;
 
   constructor(readonly options: StubsOptions) {
@@ -85,13 +88,13 @@ export class Stubs {
 
   /** `match` for a large body, yielding the event loop between its patterns (see StubStore.matchSliced). */
   async matchSliced(request: StubRequest, scenarioStubs?: StubStore | null): Promise<Matched | undefined> {
-    const tick = timeSlicer();
+    const slicing = { tick: timeSlicer(), regex: this.#regex.test };
     if (scenarioStubs) {
-      const stub = await scenarioStubs.matchSliced(request, tick);
+      const stub = await scenarioStubs.matchSliced(request, slicing);
       if (stub) return { stub, store: scenarioStubs };
     }
     if (this.store.size === 0) return undefined;
-    const stub = await this.store.matchSliced(request, tick);
+    const stub = await this.store.matchSliced(request, slicing);
     return stub ? { stub, store: this.store } : undefined;
   }
 
