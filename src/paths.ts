@@ -2,18 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-let cached: string | undefined;
-
 /** The folder holding mockyard's package.json, whether running from src/ (tests) or dist/src/ (built). */
 export function packageRoot(): string {
-  if (cached) return cached;
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const manifest = path.join(dir, 'package.json');
-    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'mockyard') {
-      cached = dir;
-      return dir;
-    }
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === 'mockyard') return dir;
     const parent = path.dirname(dir);
     if (parent === dir) throw new Error('cannot find the mockyard package root');
     dir = parent;

@@ -18,9 +18,9 @@ export type ValuePattern =
   | { kind: 'matchesJsonPath'; expression: string; sub: ValuePattern | null }
   | { kind: 'and' | 'or'; parts: ValuePattern[] };
 
-// re2-wasm compiles its WebAssembly when it is loaded: only a server whose stubs hold a pattern pays for it.
-let re2: typeof RE2 | null = null;
-const loadRe2 = (): typeof RE2 => (re2 ??= (createRequire(import.meta.url)('re2-wasm') as { RE2: typeof RE2 }).RE2);
+// re2-wasm compiles its WebAssembly when it is loaded: only a server whose stubs hold a pattern pays for it
+// (require keeps the module once loaded).
+const loadRe2 = (): typeof RE2 => (createRequire(import.meta.url)('re2-wasm') as { RE2: typeof RE2 }).RE2;
 
 /** Longest regular expression or JSON path a mapping may hold. */
 export const MAX_EXPRESSION_LENGTH = 4096;

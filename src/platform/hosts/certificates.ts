@@ -18,20 +18,19 @@ type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
 const crypto = webcrypto;
 
-let x509Module: Promise<typeof X509> | undefined;
-/** The X.509 library, loaded on first need: a start with the CA already on disk never pays for it. */
-function loadX509(): Promise<typeof X509> {
-  x509Module ??= (async () => {
-    // @peculiar/x509 resolves its algorithms through tsyringe, which needs the Reflect metadata API first.
-    await import('reflect-metadata');
-    const loaded = (await import('@peculiar/x509')) as typeof X509 & { default?: typeof X509 };
-    // The package's CommonJS build, imported from ESM (as in the bundle), arrives as a default export.
-    const x509 = loaded.cryptoProvider ? loaded : loaded.default!;
-    // Node's WebCrypto; its types are Node's own, not the DOM ones the library declares.
-    x509.cryptoProvider.set(crypto as never);
-    return x509;
-  })();
-  return x509Module;
+/**
+ * The X.509 library, loaded on first need (the module loader keeps it after): a start with the CA already
+ * on disk never pays for it.
+ */
+async function loadX509(): Promise<typeof X509> {
+  // @peculiar/x509 resolves its algorithms through tsyringe, which needs the Reflect metadata API first.
+  await import('reflect-metadata');
+  const loaded = (await import('@peculiar/x509')) as typeof X509 & { default?: typeof X509 };
+  // The package's CommonJS build, imported from ESM (as in the bundle), arrives as a default export.
+  const x509 = loaded.cryptoProvider ? loaded : loaded.default!;
+  // Node's WebCrypto; its types are Node's own, not the DOM ones the library declares.
+  x509.cryptoProvider.set(crypto as never);
+  return x509;
 }
 
 // P-256 ECDSA: every TLS client in use accepts it, and a key takes microseconds where RSA takes tens of milliseconds.
