@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { largestResource } from './dkan-shapes.js';
-import type { BenchContext, CustomArgs } from './workloads.js';
+import type { BenchContext, CustomArgs } from './types.js';
 
 export const BUDGET_MS = 1000;
 

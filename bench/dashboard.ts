@@ -1,7 +1,7 @@
 // The dashboard's cost: cached throughput with a live journal stream open (as a dashboard tab holds it)
 // against the same load with none, alternating rounds, medians.
 import { load, median } from './lib.js';
-import type { CustomArgs } from './workloads.js';
+import type { CustomArgs } from './types.js';
 
 /** Opens /__mockyard/live and reads it to the end, as a dashboard tab does; returns a closer and a byte count. */
 function liveReader(url: string): { close(): void; bytes(): number } {

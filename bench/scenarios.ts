@@ -1,6 +1,6 @@
 // Scenario workloads: creating 1,000-record scenarios, and requests in a scenario against the same requests on generated data.
 import { load, median } from './lib.js';
-import type { CustomArgs } from './workloads.js';
+import type { CustomArgs } from './types.js';
 
 /** A scenario body of `n` records for each area (archive: n files over n/10 items). */
 export function scenarioBodies(n: number): Record<string, unknown> {

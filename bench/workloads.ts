@@ -1,66 +1,14 @@
 // What the benchmark runs: one entry per workload, with its baselines and the goals it reports.
-import type { Config } from '../src/config.js';
-import type { FixtureStore } from '../src/platform/data/fixture-store.js';
 import { dkanShapes, largestResource, sqlForRequest } from './dkan-shapes.js';
 import type { ProbeResult } from './dkan-probe.js';
-import type { LoadResult, RssParts } from './lib.js';
+import { median } from './lib.js';
+import type { BaselineKind, BenchContext, CheckArgs, CustomArgs } from './types.js';
 import { BUDGET_MS, budgetFigures } from './budget.js';
 import { scenarioCreation, scenarioSpeed } from './scenarios.js';
 import { STUB_MAPPINGS, STUB_PATH, stubMappingsDir } from './stubs.js';
 import { dashboardLive } from './dashboard.js';
 
-export interface BenchContext {
-  dataDir: string;
-  scale: 1 | 10;
-  url: string;
-  /** The same fixture database the server under test opened (read-only). */
-  store: FixtureStore;
-  config: Config;
-  /** How many distinct requests of the DKAN mix to send. */
-  dkanShapes: number;
-  measureDownload(path: string): Promise<{ bytes: number; seconds: number; peakRssGrowthMiB: number }>;
-}
-
-/**
- * replay-http / replay-fastify: mockyard's own answers, captured from the running server, served byte for byte
- * by a bare node:http server and a bare Fastify route. fastify-sqlite: Fastify + better-sqlite3 running the SQL
- * mockyard runs for each request.
- */
-export type BaselineKind = 'replay-http' | 'replay-fastify' | 'fastify-sqlite';
-export const BASELINE_LABEL: Record<BaselineKind, string> = {
-  'replay-http': 'node:http',
-  'replay-fastify': 'Fastify',
-  'fastify-sqlite': 'same SQL',
-};
-
-export interface Row {
-  workload: string;
-  connections: number | null;
-  rps: number | null;
-  p50: number | null;
-  p99: number | null;
-  /** Baseline req/s and mockyard's ratio to it, measured in the same rounds. */
-  baselines: Partial<Record<BaselineKind, { rps: number; ratio: number }>>;
-  rssMiB: number | null;
-  note: string;
-}
-
-export interface CheckArgs {
-  connections: number;
-  result: LoadResult;
-  ratios: Partial<Record<BaselineKind, number>>;
-  rssMiB: number;
-  rssParts: RssParts;
-  goal(name: string, pass: boolean, value: string): void;
-}
-
-export interface CustomArgs {
-  rows: Row[];
-  /** The mockyard process under test. */
-  pid: number;
-  goal(name: string, pass: boolean, value: string): void;
-  rss(): number;
-}
+export { BASELINE_LABEL, type BaselineKind, type BenchContext, type CustomArgs, type Row } from './types.js';
 
 export interface Workload {
   id: string;
@@ -324,11 +272,6 @@ export const workloads: Workload[] = [
     },
   },
 ];
-
-const median = (ms: number[]) => {
-  const s = [...ms].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /** Goals that compare workloads with each other, once all have run: the mix one request at a time (ms). */
 export function finalGoals(shapeProbes: ReadonlyMap<string, ProbeResult[]>, goal: CustomArgs['goal']): void {

@@ -14,7 +14,6 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AreaName } from '../../fixtures/types.js';
 import type { Config } from '../config.js';
 import type { FixtureStore } from './data/fixture-store.js';
-import type { AnswerCachePolicy } from './http/answer-cache.js';
 
 export type { AreaName };
 
@@ -60,6 +59,15 @@ export interface AreaDocs {
   operations: Record<string, OperationExample>;
   /** Values for the area's security schemes (by scheme name) that Swagger UI authorizes with on load. */
   credentials?: Record<string, string>;
+}
+
+/**
+ * What an area declares about its answers (AreaDefinition.answerCache): the request headers that change
+ * an answer besides method, path and query (credentials, Accept, conditional headers). An area without
+ * a policy is never cached; a route opts out with `config: { answerCache: false }`.
+ */
+export interface AnswerCachePolicy {
+  vary: readonly string[];
 }
 
 export interface AreaDefinition {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { dropConnection } from '../platform/controls/faults.js';
-import type { FixedAnswer } from '../platform/http/pipeline.js';
+import type { FixedAnswer } from '../platform/http/answer-cache.js';
 import type { Stub } from './mapping.js';
 import type { StubRequest } from './request.js';
 

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { MappingError, isObject } from './errors.js';
 import { SafeRegex, parsePattern, type ValuePattern } from './patterns.js';
-import type { FixedAnswer } from '../platform/http/pipeline.js';
+import type { FixedAnswer } from '../platform/http/answer-cache.js';
 import { plainAnswer } from './answer.js';
 
 export type UrlRule =

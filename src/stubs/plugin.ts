@@ -13,7 +13,8 @@ import { sendMockyardError } from '../platform/http/mockyard-errors.js';
 import { answerWith, forward, sendAnswer } from './answer.js';
 import { StubRequest } from './request.js';
 import type { Matched, Stubs } from './world.js';
-import type { FixedAnswer, StubMatcher } from '../platform/http/pipeline.js';
+import type { FixedAnswer } from '../platform/http/answer-cache.js';
+import type { StubMatcher } from '../platform/http/pipeline.js';
 import type { Runtime } from '../platform/controls/runtime.js';
 import type { Scenario, Scenarios } from '../scenarios/registry.js';
 

@@ -4,6 +4,13 @@ import { LRUCache } from 'lru-cache';
 import type { AreaName } from '../area.js';
 import { capture, type CapturedBody } from '../controls/journal-bodies.js';
 
+/** A stub's answer as fixed bytes: status, headers (content-length included) and body. */
+export interface FixedAnswer {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  body: Buffer | null;
+}
+
 /** A finished 200 answer: what goes on the wire again, with no parsing, query or serialisation. */
 export interface CachedAnswer {
   area: AreaName;
@@ -16,15 +23,6 @@ export interface CachedAnswer {
    * so a hit copies no bytes for the journal.
    */
   journalBody: CapturedBody | null;
-}
-
-/**
- * What an area declares about its answers (AreaDefinition.answerCache): the request headers that change
- * an answer besides method, path and query (credentials, Accept, conditional headers). An area without
- * a policy is never cached; a route opts out with `config: { answerCache: false }`.
- */
-export interface AnswerCachePolicy {
-  vary: readonly string[];
 }
 
 /** Per-entry overhead counted against the byte bound: the key, the header object, the LRU node. */

@@ -14,23 +14,16 @@
 import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AreaDefinition, AreaName } from '../area.js';
+import type { AnswerCachePolicy, AreaDefinition, AreaName } from '../area.js';
 import type { Config } from '../../config.js';
 import { controlStep, faultPayload, journalPayload, type RequestState } from '../controls/controls.js';
 import type { Answered, RequestNote } from '../controls/journal.js';
 import type { Runtime } from '../controls/runtime.js';
 import { holdStore, type Stores } from '../data/stores.js';
 import { SCENARIO_HEADER, type Scenario, scenarioStep, type Scenarios } from '../../scenarios/registry.js';
-import { answerKey, type AnswerCachePolicy } from './answer-cache.js';
+import { answerKey, type FixedAnswer } from './answer-cache.js';
 import { hintStep } from './hints.js';
 import { MAX_PARAM_LENGTH, urlLimitBreach, withinLimits } from './limits.js';
-
-/** A stub's answer as fixed bytes: status, headers (content-length included) and body. */
-export interface FixedAnswer {
-  status: number;
-  headers: OutgoingHttpHeaders;
-  body: Buffer | null;
-}
 
 /**
  * A matcher of user-defined stubs (WireMock-format mappings): it may answer an area request after the
