@@ -9,8 +9,8 @@ import type { AreaName } from '../area.js';
 import type { CapturedBody } from './journal-bodies.js';
 
 /**
- * What is kept per request: the raw URL and header object, masked and parsed only when someone reads
- * the journal, so recording costs next to nothing on the request path.
+ * A journaled request as its readers get it (a slot's snapshot): the raw URL and headers, unmasked; the
+ * journal masks them for anyone who shows them.
  */
 export interface JournalRecord {
   id: number;
@@ -88,16 +88,15 @@ class Slot implements AddedRecord, RecordHead {
   responseHeaders: Record<string, unknown> | undefined = undefined;
   responseBody: CapturedBody | null | undefined = undefined;
   note: RequestNote | undefined = undefined;
-
-  get stubId(): string | undefined {
-    return this.note?.stubId;
-  }
-
   /** Bytes of `[url, headers]` as JSON in `region`, or 0 when they are in `spill`. */
   #length = 0;
   #spill: Buffer | null = null;
 
   constructor(private readonly region: Buffer) {}
+
+  get stubId(): string | undefined {
+    return this.note?.stubId;
+  }
 
   /** Overwrites the slot with a record; the URL and headers are copied as bytes, the rest by reference. */
   write(
