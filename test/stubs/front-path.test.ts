@@ -1,10 +1,11 @@
 // Plain stub answers on the pipeline's front path: the bytes, headers and journal record of the long way,
 // seen by WireMock's verification; delays, scenario states and cached area answers keep their meaning.
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { StubStep } from '../../src/stubs/plugin.js';
 import { testApp } from '../helpers/app.js';
+import { rawGet } from '../helpers/raw-get.js';
 
 const { app } = await testApp({ journalSize: 1000 });
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -14,23 +15,7 @@ const port = (app.server.address() as AddressInfo).port;
 const front = vi.spyOn(StubStep.prototype, 'front');
 const stubStep = vi.spyOn(StubStep.prototype, 'answer');
 
-interface Got {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function get(path: string, headers: Record<string, string> = {}): Promise<Got> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ port, host: '127.0.0.1', path, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const get = (path: string, headers: Record<string, string> = {}) => rawGet(port, path, headers);
 
 /** Headers that differ between any two answers of a server (the clock, the connection). */
 const stable = (h: IncomingHttpHeaders) => {
