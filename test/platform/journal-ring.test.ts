@@ -137,6 +137,18 @@ describe('journal slots', () => {
   });
 });
 
+describe('removing records from a ring that has come round', () => {
+  it('keeps the others in order and fills again after them, oldest going first', () => {
+    const journal = new Journal(3);
+    for (let i = 0; i < 5; i++) journal.add(answered(journal.nextId(), `/r/${i}`, {}));
+    expect(journal.removeWhere((r) => r.id === 4)).toBe(1);
+    expect(journal.records().map((r) => r.url)).toEqual(['/r/4', '/r/2']);
+    for (let i = 5; i < 7; i++) journal.add(answered(journal.nextId(), `/r/${i}`, {}));
+    expect(journal.records().map((r) => r.url)).toEqual(['/r/6', '/r/5', '/r/4']);
+    expect(journal.size).toBe(3);
+  });
+});
+
 describe('reading the journal a record at a time', () => {
   it('parses a record only when the reader reaches it, and skips one the ring wrote over meanwhile', () => {
     const journal = new Journal(3);

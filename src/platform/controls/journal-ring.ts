@@ -191,6 +191,19 @@ export class SlotRing {
     for (let i = 1; i <= this.#size; i++) yield this.#slots[(this.#next - i + this.capacity) % this.capacity]!;
   }
 
+  /** Keeps the records `keep` chooses, oldest first as they were, in their own slots (nothing re-encoded). */
+  retain(keep: (slot: Slot) => boolean): void {
+    const kept: Slot[] = [];
+    for (let i = this.#size; i >= 1; i--) {
+      const slot = this.#slots[(this.#next - i + this.capacity) % this.capacity]!;
+      if (keep(slot)) kept.push(slot);
+    }
+    // The kept slots are the ring's first ones; new slots are made after them as it fills again.
+    this.#slots = kept;
+    this.#size = kept.length;
+    this.#next = this.capacity === 0 ? 0 : kept.length % this.capacity;
+  }
+
   /** Empties the ring and gives its slots' memory back (a journal that fills again makes new ones). */
   clear(): void {
     this.#slots = [];

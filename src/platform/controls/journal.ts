@@ -307,22 +307,14 @@ export class Journal {
     };
   }
 
-  /** Removes the records `drop` selects; returns how many went. */
-  removeWhere(drop: (r: JournalRecord) => boolean): number {
-    const keep = this.records()
-      .filter((r) => !drop(r))
-      .reverse();
-    const removed = this.size - keep.length;
-    this.#ring.clear();
-    // Put back as they were: listeners saw these records when they were added.
-    for (const { body, stubId, seenAs, ...rest } of keep) {
-      const note: RequestNote = {};
-      if (body !== undefined) note.body = body;
-      if (stubId !== undefined) note.stubId = stubId;
-      if (seenAs !== undefined) note.seenAs = seenAs;
-      this.#ring.claim().write(rest, rest.durationMs, Object.keys(note).length > 0 ? note : undefined);
-    }
-    return removed;
+  /**
+   * Removes the records `drop` selects (by what a slot knows without parsing); returns how many went. The
+   * others keep their slots, in order: listeners saw them when they were added.
+   */
+  removeWhere(drop: (r: RecordHead) => boolean): number {
+    const before = this.size;
+    this.#ring.retain((slot) => !drop(slot));
+    return before - this.size;
   }
 
   count(filter: JournalFilter = {}): number {
