@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { isSecretName } from '../platform/controls/secrets.js';
+import { MASK, isSecretName } from '../platform/controls/secrets.js';
 import type { UpstreamAnswer } from './answer.js';
 import type { StubRequest } from './request.js';
 import type { RecordedExchange } from './to-scenario.js';
@@ -11,7 +11,6 @@ export type RecordingStatus = 'NeverStarted' | 'Recording' | 'Stopped';
 
 /** Exchanges kept for a snapshot; the oldest go first. */
 export const MAX_CAPTURES = 1000;
-const MASK = '***';
 
 interface Capture {
   key: string;

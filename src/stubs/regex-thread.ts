@@ -39,15 +39,15 @@ interface Pending {
 /** Texts the thread holds at most (each sent once for all the patterns its body meets); the thread keeps the same. */
 const KEEP = 8;
 
-/**
- * The thread, started on first use and unreferenced while idle; its owner (the stubs, src/stubs/world.ts)
- * holds one for all its requests.
- */
 interface Running {
   worker: Worker;
   pending: Map<number, Pending>;
 }
 
+/**
+ * The thread, started on first use and unreferenced while idle; its owner (the stubs, src/stubs/world.ts)
+ * holds one for all its requests.
+ */
 export class RegexThread {
   #thread: Running | undefined;
   #nextId = 0;

@@ -1,8 +1,7 @@
 // Request and response bodies in the journal: captured by reference (or cut to the limit) on the request
 // path, masked and turned into text only when someone reads the journal.
-import { type TokenMask, hideToken, isSecretName } from './secrets.js';
+import { MASK, type TokenMask, hideToken, isSecretName } from './secrets.js';
 
-const MASK = '***';
 const TEXT_TYPE = /^(?:text\/|application\/(?:[\w.+-]+\+)?(?:json|xml|x-www-form-urlencoded|javascript)\b)/i;
 
 /** A body as kept: the first `limit + 1` bytes at most, so a reader can tell that it was cut. */
