@@ -14,7 +14,7 @@ import type { SwaggerTransform } from '@fastify/swagger';
 import type { AreaPluginOptions } from '../../platform/area.js';
 import { ArchiveError } from './errors.js';
 import { searchRoutes } from './search-routes.js';
-import { sendItemFile } from './files.js';
+import { ReadAhead, sendItemFile } from './files.js';
 import { dataNodeOf, ensureFileOnDisk, itemRecordJson, recordPath, resolveDownload, type FileRow } from './queries.js';
 import { realHostOf } from '../../platform/hosts/real-hosts.js';
 import {
@@ -82,24 +82,23 @@ type ArchiveApp = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-/** Writes the item's file to disk when it is not there yet, then streams it. */
-function sendFile(request: FastifyRequest, reply: FastifyReply, identifier: string, file: FileRow) {
-  const dir = path.join(request.store.filesDir, 'archive', identifier);
-  ensureFileOnDisk(request.store, identifier, dir, file);
-  return sendItemFile(request, reply, dir, file);
-}
+/** Streams item files: writes a file to disk when it is not there yet, then sends it. */
+class FileSender {
+  /** One read-ahead budget for every download of this server. */
+  readonly #readAhead = new ReadAhead();
 
-function serveDownload(request: FastifyRequest, reply: FastifyReply, identifier: string, name: string) {
-  const found = resolveDownload(request.store, identifier, name);
-  if (!found.ok) throw new ArchiveError(found.status);
-  return sendFile(request, reply, identifier, found.file);
+  send(request: FastifyRequest, reply: FastifyReply, identifier: string, file: FileRow) {
+    const dir = path.join(request.store.filesDir, 'archive', identifier);
+    ensureFileOnDisk(request.store, identifier, dir, file);
+    return sendItemFile(request, reply, dir, file, this.#readAhead);
+  }
 }
 
 export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   await searchRoutes(app);
   metadataRoutes(app);
-  downloadRoutes(app, opts);
+  downloadRoutes(app, opts, new FileSender());
 }
 
 /** getItemMetadata and getItemMetadataPath: records are stored as JSON text, ready to send. */
@@ -147,7 +146,7 @@ function metadataRoutes(app: ArchiveApp): void {
 }
 
 /** downloadItemFile (or its redirect) and downloadItemFileFromDataNode, the redirect's target. */
-function downloadRoutes(app: ArchiveApp, { config }: AreaPluginOptions): void {
+function downloadRoutes(app: ArchiveApp, { config }: AreaPluginOptions, files: FileSender): void {
   // '' when the area has its own port, '/archive' on the shared one.
   const prefix = app.prefix;
   app.get(
@@ -167,8 +166,11 @@ function downloadRoutes(app: ArchiveApp, { config }: AreaPluginOptions): void {
     },
     async (request, reply) => {
       const { identifier, '*': name } = request.params;
-      if (!config.archiveRedirect) return serveDownload(request, reply, identifier, name);
       const found = resolveDownload(request.store, identifier, name);
+      if (!config.archiveRedirect) {
+        if (!found.ok) throw new ArchiveError(found.status);
+        return files.send(request, reply, identifier, found.file);
+      }
       // Like the front end: the data node itself refuses dark items, so those are redirected too.
       if (!found.ok && found.status !== 403) throw new ArchiveError(found.status);
       const node = found.item!.node;
@@ -201,7 +203,7 @@ function downloadRoutes(app: ArchiveApp, { config }: AreaPluginOptions): void {
       // An item lives on one node directory only; elsewhere it does not exist.
       if (found.item && String(found.item.node) !== node) throw new ArchiveError(404);
       if (!found.ok) throw new ArchiveError(found.status);
-      return sendFile(request, reply, identifier, found.file);
+      return files.send(request, reply, identifier, found.file);
     },
   );
 }
