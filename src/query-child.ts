@@ -47,15 +47,22 @@ function storeFor(path: string, fingerprint: string): FixtureStore | null {
   return store;
 }
 
+/** CPU time (user + system, ms) this process has used: the parent's baseline for the next job's cost. */
+function cpuMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
 function handle(job: JobMessage): unknown {
   try {
     const store = storeFor(job.path, job.fingerprint);
-    if (!store) return { id: job.id, stale: true };
+    if (!store) return { id: job.id, stale: true, cpuMs: cpuMs() };
     const task = TASKS[job.task] as (store: FixtureStore, input: unknown) => unknown;
-    return { id: job.id, result: task(store, job.input) };
+    const result = task(store, job.input);
+    return { id: job.id, result, cpuMs: cpuMs() };
   } catch (err) {
     const e = err as { message?: string; code?: string };
-    return { id: job.id, error: { message: String(e?.message ?? err), code: e?.code } };
+    return { id: job.id, error: { message: String(e?.message ?? err), code: e?.code }, cpuMs: cpuMs() };
   }
 }
 
@@ -70,6 +77,7 @@ process.on('message', (msg: Message) => {
         // Gone or replaced meanwhile: the first job that names it says so.
       }
     }
+    process.send!({ idle: true, cpuMs: cpuMs() });
     return;
   }
   if ('forget' in msg) {
@@ -81,4 +89,4 @@ process.on('message', (msg: Message) => {
 });
 // The parent is gone: nothing left to answer.
 process.on('disconnect', () => process.exit(0));
-process.send!({ ready: true });
+process.send!({ ready: true, cpuMs: cpuMs() });

@@ -26,8 +26,8 @@ interface Job {
   /** One deadline from arrival: waiting for a process and running share the budget. */
   timer: NodeJS.Timeout;
   startedAt?: number;
-  /** CPU time (ms) its process had used when the job started, where the OS tells (Linux). */
-  cpuAtStart?: number | null;
+  /** CPU time (ms) its process had used when the job started: what the process said when it was last idle. */
+  cpuAtStart?: number;
   /** Set once the job runs longer than `slowMs`: it no longer holds one of the `size` places. */
   slow: boolean;
   slowTimer?: NodeJS.Timeout;
@@ -39,15 +39,20 @@ interface Slot {
   job: Job | null;
   /** The process runs at the slow jobs' CPU priority (it ran one that turned slow). */
   demoted: boolean;
+  /** CPU time (ms) the process had used when it last went idle, as it said in its last message. */
+  idleCpuMs: number;
 }
 
 /** CPU priorities (nice): new jobs as the server itself, jobs known to be slow far below (see docs/queries.md). */
 const FAST_NICE = 0;
 const SLOW_NICE = 19;
 
+// Each message says how much CPU time the process has used so far (`cpuMs`), so that a job's own cost is
+// known without reading /proc for every job.
 type Reply =
-  | { ready: true }
-  | { id: number; result?: unknown; stale?: boolean; error?: { message: string; code?: string } };
+  | { ready: true; cpuMs: number }
+  | { idle: true; cpuMs: number }
+  | { id: number; cpuMs: number; result?: unknown; stale?: boolean; error?: { message: string; code?: string } };
 
 export interface QueryPoolOptions {
   /** Jobs that run at once while none is slow; default: the machine's cores, at least 2 and at most 4. */
@@ -166,7 +171,7 @@ export class QueryPool {
     // An idle executor does not keep the server's process alive.
     child.unref();
     child.channel?.unref();
-    const slot: Slot = { child, ready: false, job: null, demoted: false };
+    const slot: Slot = { child, ready: false, job: null, demoted: false, idleCpuMs: 0 };
     child.on('message', (msg: Reply) => this.#onReply(slot, msg));
     child.on('exit', () => this.#onExit(slot));
     child.on('error', () => this.#onExit(slot));
@@ -175,6 +180,8 @@ export class QueryPool {
   }
 
   #onReply(slot: Slot, msg: Reply): void {
+    slot.idleCpuMs = msg.cpuMs;
+    if ('idle' in msg) return;
     if ('ready' in msg) {
       slot.ready = true;
       // Its connections open before its first job: a spare answers as fast as a process that served before.
@@ -280,7 +287,7 @@ export class QueryPool {
       const job = this.#queue.shift()!;
       slot.job = job;
       job.startedAt = performance.now();
-      job.cpuAtStart = cpuMs(slot.child.pid);
+      job.cpuAtStart = slot.idleCpuMs;
       // A job in flight keeps this process alive until its answer arrives.
       slot.child.channel?.ref();
       job.slowTimer = setTimeout(() => this.#turnSlow(slot, job), this.slowMs);
@@ -295,7 +302,7 @@ export class QueryPool {
   #turnSlow(slot: Slot, job: Job): void {
     if (slot.job !== job) return;
     const cpu = cpuMs(slot.child.pid);
-    if (cpu !== null && job.cpuAtStart != null && cpu - job.cpuAtStart < this.slowMs / 2) {
+    if (cpu !== null && job.cpuAtStart !== undefined && cpu - job.cpuAtStart < this.slowMs / 2) {
       // Mostly waiting for a CPU (a busy machine), not expensive: it keeps its place and priority for now.
       job.slowTimer = setTimeout(() => this.#turnSlow(slot, job), this.slowMs);
       return;
