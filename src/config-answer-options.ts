@@ -12,7 +12,7 @@ import {
   wholeNumber,
   flag,
 } from './config-rules.js';
-import type { Config } from './config.js';
+import type { Config } from './config-types.js';
 
 /** Delays, forced errors and the work budget every area request shares, and the answer cache. */
 const CONTROLS = [

@@ -4,20 +4,8 @@
 import path from 'node:path';
 import { ANSWER_OPTIONS } from './config-answer-options.js';
 import { packageRoot } from './paths.js';
-import {
-  ConfigError,
-  LOG_FORMATS,
-  LOG_LEVELS,
-  type LogFormat,
-  type LogLevel,
-  flag,
-  folder,
-  option,
-  orOff,
-  stringList,
-  text,
-  wholeNumber,
-} from './config-rules.js';
+import { ConfigError, flag, folder, option, orOff, stringList, text, wholeNumber } from './config-rules.js';
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './config-types.js';
 
 /** Where mockyard listens, and how long it waits for a request to arrive. */
 const LISTENING = [

@@ -1,15 +1,9 @@
 // The value rules of the option table: how each kind of option reads text and checks typed values.
 import path from 'node:path';
 import type { AreaName } from '../fixtures/types.js';
-import type { Config, HostMapping } from './config.js';
+import type { Config, HostMapping } from './config-types.js';
 
 export class ConfigError extends Error {}
-
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
-export const LOG_FORMATS = ['json', 'pretty'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
 
 const AREA_NAMES: readonly AreaName[] = ['archive', 'marketcheck', 'appcenter', 'agco', 'dkan'];
 

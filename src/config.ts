@@ -1,60 +1,18 @@
 // One table of options feeds the CLI flags, the environment variables, the README table and the typed config.
 import path from 'node:path';
-import type { AreaName } from '../fixtures/types.js';
 import { OPTIONS } from './config-options.js';
-import { ConfigError, LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './config-rules.js';
+import { ConfigError } from './config-rules.js';
+import {
+  LOG_FORMATS,
+  LOG_LEVELS,
+  type Config,
+  type ConfigInput,
+  type LogFormat,
+  type LogLevel,
+} from './config-types.js';
 
+export type { Config, ConfigInput, HostMapping } from './config-types.js';
 export { ConfigError, LOG_FORMATS, LOG_LEVELS, OPTIONS, type LogFormat, type LogLevel };
-
-export interface Config {
-  host: string;
-  port: number;
-  logLevel: LogLevel;
-  /** null: pretty on a terminal, JSON lines otherwise. */
-  logFormat: LogFormat | null;
-  quiet: boolean;
-  dataDir: string;
-  seed: number;
-  scale: number;
-  corsOrigins: readonly string[];
-  areaPorts: number | null;
-  watch: boolean;
-  admin: boolean;
-  adminToken: string | null;
-  allowedHosts: readonly string[];
-  headersTimeout: number;
-  bodyTimeout: number;
-  journalSize: number;
-  journalBodyBytes: number;
-  latency: readonly [number, number] | null;
-  errorRate: number;
-  faultSeed: number;
-  archiveRedirect: boolean;
-  marketcheckApiKeys: readonly string[];
-  marketcheckRateLimit: number;
-  agcoTokens: readonly string[];
-  dkanCsvDir: string | null;
-  dkanMaxLimit: number;
-  dkanCacheSize: number;
-  answerCacheMb: number;
-  dkanCsvHeaders: 'resource_headers' | 'machine_names';
-  hostMap: readonly HostMapping[];
-  tlsPort: number | null;
-  caDir: string | null;
-  queryTimeout: number;
-  scenariosDir: string | null;
-  scenario: string | null;
-  /** --mappings: a WireMock directory (mappings/, __files/). */
-  mappings: string | null;
-  recordTo: string | null;
-}
-
-export interface HostMapping {
-  host: string;
-  area: AreaName;
-}
-
-export type ConfigInput = { [K in keyof Config]?: Config[K] | string };
 
 /** The local certificate authority's folder: --ca-dir, else <data-dir>/ca. */
 export function caDirOf(config: Config): string {

@@ -5,7 +5,8 @@ import type { JournalRecord, RecordHead } from '../platform/controls/journal.js'
 import { MASK } from '../platform/controls/secrets.js';
 import type { Scenarios } from '../scenarios/registry.js';
 import { isObject } from './errors.js';
-import { parseMapping, type RequestRule, type Stub } from './mapping.js';
+import { parseMapping } from './mapping.js';
+import type { RequestRule, Stub } from './stub.js';
 import { distance, parsePattern } from './patterns.js';
 import { StubRequest, requestDistance, requestMatches } from './request.js';
 import { realView } from './plugin.js';

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { dropConnection } from '../platform/controls/faults.js';
 import type { FixedAnswer } from '../platform/http/answer-cache.js';
-import type { Stub } from './mapping.js';
+import type { Stub } from './stub.js';
 import type { StubRequest } from './request.js';
 
 /** Largest file bodyFileName may send. */

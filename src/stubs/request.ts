@@ -10,7 +10,7 @@ import {
   distance,
   parseJson,
 } from './patterns.js';
-import type { RequestRule } from './mapping.js';
+import type { RequestRule } from './stub.js';
 
 export class StubRequest {
   #query: Map<string, string[]> | undefined;

@@ -1,5 +1,6 @@
 // The mappings of one world (mockyard's, or one scenario's): indexed by method and literal path, with WireMock's scenario states.
-import { MAPPING_LIMITS, parseMapping, type Stub } from './mapping.js';
+import { MAPPING_LIMITS, parseMapping } from './mapping.js';
+import type { Stub } from './stub.js';
 import { MappingError } from './errors.js';
 import type { Slicing } from './patterns.js';
 import { parts, requestDistance, requestMatches, requestMatchesSliced, type StubRequest } from './request.js';

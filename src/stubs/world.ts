@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { MappingError } from './errors.js';
 import { filesRootOf, readMappingDir } from './files.js';
-import type { Stub } from './mapping.js';
+import type { Stub } from './stub.js';
 import { Recorder } from './recorder.js';
 import type { StubRequest } from './request.js';
 import { StubStore } from './store.js';
