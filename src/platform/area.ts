@@ -70,6 +70,23 @@ export interface AnswerCachePolicy {
   vary: readonly string[];
 }
 
+/** A real service's base URL, read once: its host and base path are used on every stub request. */
+export class Upstream {
+  readonly host: string;
+  /** The URL's path without a trailing slash ('' for a bare host). */
+  readonly basePath: string;
+
+  constructor(readonly url: string) {
+    const parsed = new URL(url);
+    this.host = parsed.hostname;
+    this.basePath = parsed.pathname.replace(/\/$/, '');
+  }
+
+  toString(): string {
+    return this.url;
+  }
+}
+
 export interface AreaDefinition {
   name: AreaName;
   letter: 'A' | 'B' | 'C' | 'D' | 'E';
@@ -77,7 +94,7 @@ export interface AreaDefinition {
   /** Where the area lives on the shared port. */
   prefix: `/${AreaName}`;
   /** The real service's base URL that a client swaps for mockyard's. */
-  upstream: string;
+  upstream: Upstream;
   plugin: FastifyPluginAsync<AreaPluginOptions>;
   /** This area's part of GET /__mockyard/fixtures: identifiers a user can try. */
   catalog(store: FixtureStore, config: Config): unknown;

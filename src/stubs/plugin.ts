@@ -46,14 +46,7 @@ export function realView(
   let rest = only ? url : url.slice(area.prefix.length);
   if (!rest.startsWith('/')) rest = `/${rest}`;
   if (rest.startsWith(OUTSIDE_BASE)) return { host: real?.hostname ?? '', url: rest.slice(OUTSIDE_BASE.length) };
-  const upstream = upstreamOf(area);
-  return { host: real?.hostname ?? upstream.host, url: (real ? real.basePath : upstream.base) + rest };
-}
-
-/** The real service's host and base path, from the area's upstream URL. */
-function upstreamOf(area: AreaDefinition): { host: string; base: string } {
-  const u = new URL(area.upstream);
-  return { host: u.hostname, base: u.pathname.replace(/\/$/, '') };
+  return { host: real?.hostname ?? area.upstream.host, url: (real ? real.basePath : area.upstream.basePath) + rest };
 }
 
 /** Requests outside every area are journaled here (area requests by the controls' journal step). */

@@ -1,5 +1,5 @@
 // Two tiny areas with real-looking behaviour, so the platform's controls can be tested without the real ones.
-import type { AreaDefinition, ErrorAnswer } from '../../src/platform/area.js';
+import { type AreaDefinition, type ErrorAnswer, Upstream } from '../../src/platform/area.js';
 
 export const NOT_FOUND_PAGE = (id: string) => `<html><body><h1>404</h1><p>Item ${id} does not exist.</p></body></html>`;
 export const UNAVAILABLE_PAGE = '<html><title>Internet Archive: Scheduled Maintenance</title></html>';
@@ -18,7 +18,7 @@ export const fakeArchive: AreaDefinition = {
   letter: 'A',
   title: 'Fake archive',
   prefix: '/archive',
-  upstream: 'https://archive.example',
+  upstream: new Upstream('https://archive.example'),
   plugin: async (app) => {
     app.get<{ Params: { id: string }; Querystring: { size?: string; cached?: string } }>(
       '/items/:id',
@@ -84,7 +84,7 @@ export const fakeDkan: AreaDefinition = {
   letter: 'E',
   title: 'Fake DKAN',
   prefix: '/dkan',
-  upstream: 'https://dkan.example',
+  upstream: new Upstream('https://dkan.example'),
   plugin: async (app) => {
     app.get<{ Querystring: { limit?: string } }>(
       '/query',

@@ -18,7 +18,7 @@ describe('the front door', () => {
     for (const area of AREAS) {
       const listed = body.areas.find((a) => a.name === area.name);
       expect(listed?.url).toBe(`http://mock.test:4010${area.prefix}`);
-      expect(listed?.upstream).toBe(area.upstream);
+      expect(listed?.upstream).toBe(area.upstream.url);
     }
     expect(Object.keys(body.links).sort()).toEqual(['dashboard', 'docs', 'fixtures', 'health', 'openapi']);
     for (const url of Object.values(body.links)) {
@@ -31,7 +31,7 @@ describe('the front door', () => {
     const res = await app.inject({ url: '/', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
-    for (const area of AREAS) expect(res.body).toContain(area.upstream);
+    for (const area of AREAS) expect(res.body).toContain(area.upstream.url);
     expect(res.body).toContain('/__mockyard/');
     expect(res.body).toContain('/__mockyard/health');
     const plain = await app.inject({ url: '/' });

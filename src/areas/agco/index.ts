@@ -1,6 +1,6 @@
 // Area D: AGCO ATS string definitions (GET /api/v2/StringDefinitions).
 import { storeCredentials } from '../../scenarios/credentials.js';
-import type { AreaDefinition } from '../../platform/area.js';
+import { type AreaDefinition, Upstream } from '../../platform/area.js';
 import type { Config } from '../../config.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { formatApiError } from './errors.js';
@@ -20,7 +20,7 @@ export const agcoArea: AreaDefinition = {
   letter: 'D',
   title: 'AGCO ATS API',
   prefix: '/agco',
-  upstream: 'https://secure.agco-ats.com',
+  upstream: new Upstream('https://secure.agco-ats.com'),
   plugin: stringDefinitionRoutes,
   catalog: (store, config) => ({
     tokens: [

@@ -1,4 +1,4 @@
-import type { AreaDefinition } from '../../platform/area.js';
+import { type AreaDefinition, Upstream } from '../../platform/area.js';
 import { AppCenterError, errorBody } from './errors.js';
 import { catalogData } from './queries.js';
 import { appcenterDocs, appcenterExamples } from './examples.js';
@@ -10,7 +10,7 @@ export const appcenterArea: AreaDefinition = {
   letter: 'C',
   title: 'App Center API v0.1',
   prefix: '/appcenter',
-  upstream: 'https://api.appcenter.ms',
+  upstream: new Upstream('https://api.appcenter.ms'),
   plugin: appcenterRoutes,
   catalog: catalogData,
   examples: appcenterExamples,

@@ -1,4 +1,4 @@
-import type { AreaDefinition } from '../../platform/area.js';
+import { type AreaDefinition, Upstream } from '../../platform/area.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { formatArchiveError } from './errors.js';
 import { catalogItems, type CatalogItem } from './queries.js';
@@ -15,7 +15,7 @@ export const archiveArea: AreaDefinition = {
   letter: 'A',
   title: 'Internet Archive',
   prefix: '/archive',
-  upstream: 'https://archive.org',
+  upstream: new Upstream('https://archive.org'),
   plugin: archiveRoutes,
   catalog,
   examples: archiveExamples,

@@ -1,5 +1,5 @@
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
-import type { AreaDefinition } from '../../platform/area.js';
+import { type AreaDefinition, Upstream } from '../../platform/area.js';
 import { catalogOf } from './datasets.js';
 import { dkanRoutes, formatDkanError } from './routes.js';
 import { dkanHint } from './hints.js';
@@ -24,7 +24,7 @@ export const dkanArea: AreaDefinition = {
   letter: 'E',
   title: 'DKAN datastore',
   prefix: '/dkan',
-  upstream: 'https://data.medicaid.gov/api/1',
+  upstream: new Upstream('https://data.medicaid.gov/api/1'),
   plugin: dkanRoutes,
   catalog: (store) => catalog(store),
   examples: dkanExamples,

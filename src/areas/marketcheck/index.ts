@@ -1,5 +1,5 @@
 import { storeCredentials } from '../../scenarios/credentials.js';
-import type { AreaDefinition } from '../../platform/area.js';
+import { type AreaDefinition, Upstream } from '../../platform/area.js';
 import { formatMarketcheckError } from './errors.js';
 import { placeCatalog } from './queries.js';
 import { marketcheckDocs, marketcheckExamples } from './examples.js';
@@ -14,7 +14,7 @@ export const marketcheckArea: AreaDefinition = {
   letter: 'B',
   title: 'MarketCheck API v2',
   prefix: '/marketcheck',
-  upstream: 'https://marketcheck-prod.apigee.net/v2',
+  upstream: new Upstream('https://marketcheck-prod.apigee.net/v2'),
   plugin: marketcheckPlugin,
   catalog: (store, config) => ({
     apiKeys: [

@@ -42,7 +42,7 @@ function facts(request: FastifyRequest, opts: FrontDoorOptions) {
       letter: a.letter,
       title: a.title,
       url: `${base}${a.prefix}`,
-      upstream: a.upstream,
+      upstream: a.upstream.url,
     })),
     links: {
       dashboard: `${base}/__mockyard/`,

@@ -19,7 +19,7 @@ export function hintStep(area: AreaDefinition, request: FastifyRequest, reply: F
  * the prefix already stands for the whole base URL.
  */
 function basePathHint(area: AreaDefinition, request: FastifyRequest): string | undefined {
-  const basePath = new URL(area.upstream).pathname.replace(/\/$/, '');
+  const basePath = area.upstream.basePath;
   if (basePath === '') return undefined;
   const path = request.url.split('?')[0] ?? '';
   const at = path.indexOf(`${area.prefix}${basePath}/`);
