@@ -48,15 +48,17 @@ function displayOf(ident: string, col: Column): string {
   return col === RECORD_NUMBER ? `CAST(${ident} AS TEXT)` : displaySql(ident, col.type, col.decimals, col.dateFormat);
 }
 
+/** The left operand of LIKE for a column (`ident` as written in the statement). */
+export function patternOperand(ident: string, col: Column): string {
+  return col.type === 'decimal' || (col.type === 'date' && col.dateFormat === 'mdy') ? displayOf(ident, col) : ident;
+}
+
 class SqlBuilder {
   params: unknown[] = [];
 
   /** Pattern operators see the value as returned (decimals and MM/DD/YYYY dates differ from storage). */
   patternTarget(ref: ColumnRef): string {
-    const col = ref.column;
-    return col.type === 'decimal' || (col.type === 'date' && col.dateFormat === 'mdy')
-      ? displayOf(identOf(ref), col)
-      : identOf(ref);
+    return patternOperand(identOf(ref), ref.column);
   }
 
   expr(e: Expr): string {
