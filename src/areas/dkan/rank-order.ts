@@ -109,12 +109,18 @@ export class Orders {
       const id = rel.map((k) => `${k.col?.name ?? ''}${k.desc ? '\0d' : '\0a'}`).join('\0\0');
       let made = this.#multi.get(id);
       if (!made) {
-        made = new Uint32Array(n);
-        for (let i = 0; i < n; i++) made[i] = lastDesc ? n - i : i + 1;
-        for (let k = rel.length - 1; k >= 0; k--) {
-          const c = rel[k]!.col;
-          if (c !== null) made = sortBy(made, c, rel[k]!.desc);
+        // Least significant key first, each pass stable: from the last column's own order when the
+        // last key is a column (read backwards when it descends, which also turns record_number down).
+        const last = rel[rel.length - 1]!;
+        let from = rel.length - 2;
+        if (last.col === null) {
+          made = new Uint32Array(n);
+          for (let i = 0; i < n; i++) made[i] = lastDesc ? n - i : i + 1;
+        } else {
+          made = this.of(last.col).order.slice();
+          if (lastDesc) made.reverse();
         }
+        for (let k = from; k >= 0; k--) made = sortBy(made, rel[k]!.col!, rel[k]!.desc);
         this.#multi.set(id, made);
       }
       order = made;

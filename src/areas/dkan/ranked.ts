@@ -75,11 +75,17 @@ export function rankedResource(store: FixtureStore, resource: Resource): RankedR
       const read = () => blob.pluck(true).get(resource.distributionId, r.name) as Buffer;
       const readLike = () => {
         const operand = patternOperand(`${dict}.${column.ident}`, column);
+        // In rank order by a subquery: an ORDER BY inside group_concat() would sort the texts again.
         const joined = store
-          .prepare(`SELECT group_concat(COALESCE(${operand}, ''), char(10) ORDER BY rank) FROM ${dict}`)
+          .prepare(
+            `SELECT group_concat(o, char(10)) FROM (SELECT COALESCE(${operand}, '') AS o FROM ${dict} ORDER BY rank)`,
+          )
           .pluck(true)
           .get() as string | null;
-        const nulls = store.prepare(`SELECT rank FROM ${dict} WHERE ${operand} IS NULL`).pluck(true).all() as number[];
+        // A formatted operand (decimals, MM/DD/YYYY dates) is never NULL; a plain column's is where it is NULL.
+        const nulls = operand.startsWith(`${dict}.`)
+          ? (store.prepare(`SELECT rank FROM ${dict} WHERE ${operand} IS NULL`).pluck(true).all() as number[])
+          : [];
         return likeTexts(joined ?? '', r.n, nulls);
       };
       columns.set(r.name, new RankedColumn(r.name, read, readLike, r.n, dict));
