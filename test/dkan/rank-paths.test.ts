@@ -111,7 +111,7 @@ describe('mixed filters and sorts on the rank path', async () => {
       String(
         store.prepare(`SELECT ${c.ident} FROM ${r.table} WHERE ${c.ident} IS NOT NULL LIMIT 1 OFFSET 7`).pluck().get(),
       );
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < 60; i++) {
       const [a, b, c] = [pick(cols), pick(cols), pick(cols)];
       const v = value(a);
       const parts = [
@@ -124,6 +124,15 @@ describe('mixed filters and sorts on the rank path', async () => {
         `conditions[1][property]=${c.name}&conditions[1][operator]=${encodeURIComponent(pick(['<>', '>=']))}&conditions[1][value]=${encodeURIComponent(value(c))}`,
         `limit=${pick([5, 50, 300])}&offset=${pick([0, 3, 400])}`,
       ];
+      // Every other query: one condition on the first sort key, whose runs are then kept or passed whole.
+      if (i % 2 === 1)
+        parts.splice(
+          0,
+          parts.length,
+          `sorts[0][property]=${a.name}&sorts[0][order]=${pick(['asc', 'desc'])}`,
+          `conditions[0][property]=${a.name}&conditions[0][operator]=${encodeURIComponent(pick(['<>', '>=', '<', 'contains', 'not_empty']))}&conditions[0][value]=${encodeURIComponent(v.slice(0, 2))}`,
+          `limit=${pick([5, 50, 300])}&offset=${pick([0, 3, 400, 5000])}`,
+        );
       const path = `${base}?${parts.join('&')}`;
       const res = await app.inject(`/dkan${path}`);
       expect(res.statusCode, res.body).toBe(200);

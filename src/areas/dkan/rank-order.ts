@@ -44,23 +44,40 @@ export interface Walk {
   /** The array behind `at` (null: record_number order) and whether it is read from the end. */
   order: Uint32Array | null;
   reverse: boolean;
+  /** The first key's column and where its runs start in `order` (the same as in its own order), if any. */
+  first: RankSource | null;
+  starts: Uint32Array | null;
 }
 
-/** Stable counting sort of `input` rows by one column's ranks (descending ranks when `desc`). */
-function sortBy(input: Uint32Array, col: RankSource, desc: boolean): Uint32Array {
+/**
+ * Stable counting sort of `input` rows (read from the end when `backwards`) by one column's ranks, descending
+ * when `desc`; `starts` (the column's own runs) saves the counting pass of an ascending sort.
+ */
+function sortBy(
+  input: Uint32Array,
+  backwards: boolean,
+  col: RankSource,
+  desc: boolean,
+  starts?: Uint32Array,
+): Uint32Array {
   const ranks = col.ranks;
+  const n = input.length;
   const top = col.distinct + 1;
-  const starts = new Uint32Array(top + 1);
-  for (let i = 0; i < input.length; i++) {
-    const r = ranks[input[i]!]!;
-    starts[(desc ? top - r : r) + 1]! += 1;
+  let next: Uint32Array;
+  if (starts && !desc) next = starts.slice();
+  else {
+    next = new Uint32Array(top + 1);
+    for (let i = 0; i < n; i++) {
+      const r = ranks[input[i]!]!;
+      next[(desc ? top - r : r) + 1]! += 1;
+    }
+    for (let r = 1; r < next.length; r++) next[r]! += next[r - 1]!;
   }
-  for (let r = 1; r < starts.length; r++) starts[r]! += starts[r - 1]!;
-  const out = new Uint32Array(input.length);
-  for (let i = 0; i < input.length; i++) {
-    const rn = input[i]!;
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const rn = input[backwards ? n - 1 - i : i]!;
     const r = ranks[rn]!;
-    out[starts[desc ? top - r : r]!++] = rn;
+    out[next[desc ? top - r : r]!++] = rn;
   }
   return out;
 }
@@ -96,7 +113,7 @@ export class Orders {
     const first = used[0];
     if (!first || first.col === null) {
       const desc = first?.desc ?? false;
-      return { rows: n, order: null, reverse: desc, at: desc ? (i) => n - i : (i) => i + 1 };
+      return { rows: n, order: null, reverse: desc, first: null, starts: null, at: desc ? (i) => n - i : (i) => i + 1 };
     }
     // Normalised so that the first key ascends: the flipped directions are the same array read backwards.
     const reverse = first.desc;
@@ -109,23 +126,85 @@ export class Orders {
       const id = rel.map((k) => `${k.col?.name ?? ''}${k.desc ? '\0d' : '\0a'}`).join('\0\0');
       let made = this.#multi.get(id);
       if (!made) {
-        // Least significant key first, each pass stable: from the last column's own order when the
-        // last key is a column (read backwards when it descends, which also turns record_number down).
-        const last = rel[rel.length - 1]!;
-        let from = rel.length - 2;
-        if (last.col === null) {
-          made = new Uint32Array(n);
-          for (let i = 0; i < n; i++) made[i] = lastDesc ? n - i : i + 1;
-        } else {
-          made = this.of(last.col).order.slice();
-          if (lastDesc) made.reverse();
-        }
-        for (let k = from; k >= 0; k--) made = sortBy(made, rel[k]!.col!, rel[k]!.desc);
+        // When every run of the first key is short (nearly unique values), each run is sorted in place;
+        // else one stable counting pass per key, least significant first.
+        made = longestRun(this.of(first.col).starts) > SHORT_RUNS ? this.#byPasses(rel) : this.#byRuns(rel);
         this.#multi.set(id, made);
       }
       order = made;
     }
     const o = order;
-    return { rows: n, order: o, reverse, at: reverse ? (i) => o[n - 1 - i]! : (i) => o[i]! };
+    const { starts } = this.of(first.col);
+    return { rows: n, order: o, reverse, first: first.col, starts, at: reverse ? (i) => o[n - 1 - i]! : (i) => o[i]! };
   }
+
+  /** From the last column's own order (read backwards when it descends, which turns record_number down too). */
+  #byPasses(rel: readonly RelKey[]): Uint32Array {
+    const n = this.rows;
+    const last = rel[rel.length - 1]!;
+    let made: Uint32Array;
+    let backwards = false;
+    if (last.col === null) {
+      made = new Uint32Array(n);
+      for (let i = 0; i < n; i++) made[i] = last.desc ? n - i : i + 1;
+    } else {
+      made = this.of(last.col).order;
+      backwards = last.desc;
+    }
+    for (let k = rel.length - 2; k >= 0; k--) {
+      const { col, desc } = rel[k]!;
+      made = sortBy(made, backwards, col!, desc, k === 0 ? this.of(col!).starts : undefined);
+      backwards = false;
+    }
+    return made;
+  }
+
+  /** The first key's order with each run of equal values sorted by the other keys (insertion sorts). */
+  #byRuns(rel: readonly RelKey[]): Uint32Array {
+    const { order, starts } = this.of(rel[0]!.col!);
+    const made = order.slice();
+    const rest = rel.slice(1);
+    const lastDesc = rest[rest.length - 1]!.desc;
+    // The usual second key, a column, compared inline; any other list through the general comparison.
+    const only = rest.length === 1 ? rest[0]!.col : null;
+    const ranks = only?.ranks;
+    const sign = lastDesc ? -1 : 1;
+    const compare = (a: number, b: number): number => {
+      if (ranks) return (ranks[a]! - ranks[b]! || a - b) * sign;
+      for (const k of rest) {
+        const d = k.col === null ? a - b : k.col.ranks[a]! - k.col.ranks[b]!;
+        if (d !== 0) return k.desc ? -d : d;
+      }
+      return lastDesc ? b - a : a - b;
+    };
+    for (let r = 1; r < starts.length - 1; r++) {
+      const from = starts[r]!;
+      const to = starts[r + 1]!;
+      for (let i = from + 1; i < to; i++) {
+        const v = made[i]!;
+        let j = i - 1;
+        while (j >= from && compare(made[j]!, v) > 0) {
+          made[j + 1] = made[j]!;
+          j--;
+        }
+        made[j + 1] = v;
+      }
+    }
+    return made;
+  }
+}
+
+/** A sort key relative to the first one (which then ascends). */
+interface RelKey {
+  col: RankSource | null;
+  desc: boolean;
+}
+
+/** A first key whose runs are all this long or shorter has each run sorted instead of whole passes. */
+const SHORT_RUNS = 64;
+
+function longestRun(starts: Uint32Array): number {
+  let most = 0;
+  for (let r = 1; r < starts.length - 1; r++) most = Math.max(most, starts[r + 1]! - starts[r]!);
+  return most;
 }

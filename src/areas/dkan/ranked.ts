@@ -262,10 +262,12 @@ function leafCount(ranked: RankedResource, col: RankedColumn, member: Uint8Array
 
 /**
  * Rows `offset` to `offset + limit - 1` of the walk among those kept: row rn is kept when
- * keep[lookup[rn]] is 1 (lookup null: keep[rn]). One pass in sort order, stopping at the page's end.
+ * keep[col.ranks[rn]] is 1 (col null: keep[rn]). One pass in sort order, stopping at the page's end.
  */
-function pageOf(walk: Walk, offset: number, limit: number, keep: Uint8Array, lookup: Uint32Array | null): number[] {
+function pageOf(walk: Walk, offset: number, limit: number, keep: Uint8Array, col: RankSource | null): number[] {
+  if (col !== null && col === walk.first) return pageOfRuns(walk, offset, limit, keep);
   const { order, reverse, rows: n } = walk;
+  const lookup = col?.ranks ?? null;
   const out: number[] = [];
   let skip = offset;
   for (let i = 0; i < n; i++) {
@@ -273,6 +275,28 @@ function pageOf(walk: Walk, offset: number, limit: number, keep: Uint8Array, loo
     if (keep[lookup === null ? rn : lookup[rn]!] !== 1) continue;
     if (skip > 0) skip--;
     else if (out.push(rn) >= limit) break;
+  }
+  return out;
+}
+
+/** The same when the condition's column is the first sort key: whole runs of its ranks are kept or passed. */
+function pageOfRuns(walk: Walk, offset: number, limit: number, member: Uint8Array): number[] {
+  const order = walk.order!;
+  const starts = walk.starts!;
+  const distinct = starts.length - 2;
+  const out: number[] = [];
+  let skip = offset;
+  for (let j = 1; j <= distinct && out.length < limit; j++) {
+    const r = walk.reverse ? distinct + 1 - j : j;
+    if (member[r] !== 1) continue;
+    const size = starts[r + 1]! - starts[r]!;
+    if (skip >= size) {
+      skip -= size;
+      continue;
+    }
+    for (let k = skip; k < size && out.length < limit; k++)
+      out.push(walk.reverse ? order[starts[r + 1]! - 1 - k]! : order[starts[r]! + k]!);
+    skip = 0;
   }
   return out;
 }
@@ -307,7 +331,7 @@ export function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: Loo
   if (filter.kind === 'leaf') {
     const { col, member } = filter;
     const count = q.count ? leafCount(ranked, col, member) : 0;
-    return { rows: walk ? pageOf(walk, q.offset, limit, member, col.ranks) : [], count };
+    return { rows: walk ? pageOf(walk, q.offset, limit, member, col) : [], count };
   }
   const { keep, count } = filterRows(filter, n);
   return { rows: walk ? pageOf(walk, q.offset, limit, keep, null) : [], count };
