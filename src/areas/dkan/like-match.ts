@@ -22,16 +22,14 @@ const foldAscii = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.toLowerCa
  */
 export function likeTexts(joined: string, distinct: number, nullRanks: number[]): LikeTexts | null {
   if (/[\0\r\u2028\u2029]/.test(joined)) return null;
-  const text = `\n${foldAscii(joined)}\n`;
+  const text = `\n${/[A-Z]/.test(joined) ? foldAscii(joined) : joined}\n`;
   const lines = new Uint32Array(distinct + 2);
   let r = 1;
   lines[1] = 1;
-  for (let i = 1; i < text.length - 1; i++) {
-    if (text.charCodeAt(i) === 10) {
-      r++;
-      if (r > distinct) return null;
-      lines[r] = i + 1;
-    }
+  for (let i = text.indexOf('\n', 1); i < text.length - 1; i = text.indexOf('\n', i + 1)) {
+    r++;
+    if (r > distinct) return null;
+    lines[r] = i + 1;
   }
   if (r !== distinct) return null;
   lines[distinct + 1] = text.length;

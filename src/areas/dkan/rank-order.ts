@@ -109,7 +109,12 @@ export class Orders {
     const n = this.rows;
     // Nothing after record_number can reorder: it is unique.
     const cut = keys.findIndex((k) => k.col === null);
-    const used = cut < 0 ? keys : keys.slice(0, cut + 1);
+    const listed = cut < 0 ? keys : keys.slice(0, cut + 1);
+    // Nor can a column sorted on before (its ties are of one value already); record_number keeps the
+    // direction of the last key listed.
+    const used = listed.filter((k, i) => k.col === null || listed.findIndex((e) => e.col === k.col) === i);
+    const last = listed[listed.length - 1];
+    if (last && used[used.length - 1] !== last) used.push({ col: null, desc: last.desc });
     const first = used[0];
     if (!first || first.col === null) {
       const desc = first?.desc ?? false;
