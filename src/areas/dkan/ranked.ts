@@ -1,11 +1,16 @@
 // Filters, sorts, pages and counts on the rank arrays prepared at build time (fixtures/dkan/writer.ts):
-// every query shape costs about one pass over the rows, however the columns are indexed.
+// a query costs at most one pass over the rows, in plain loops, however the columns are indexed.
 //
 // A row's value in a column is replaced by its dense rank in that column's SQL order. A condition is
 // evaluated by SQLite itself, with the same SQL fragment the plain query would use, on the column's
-// dictionary of distinct values: that yields the ranks it matches (a range for comparisons, a set for
-// patterns), so collation, affinity and NULL rules stay exactly SQLite's. Rows are then tested by rank,
-// and sorts walk each column's rows in rank order.
+// dictionary of distinct values: that yields the ranks it matches (a range for comparisons), so collation,
+// affinity and NULL rules stay exactly SQLite's. Patterns are matched in memory on the texts SQLite gives
+// LIKE (like-match.ts). Rows are then tested by rank while walking the order of the sort keys, made once
+// per key list and kept (rank-order.ts); a single condition is counted from its ranks' run lengths.
+//
+// Memory held per query process and resource: 4 bytes per row for each column used (ranks) and for each
+// column sorted or counted on (its order), the combined orders up to rank-order.ts's bound (64 MiB), and
+// for each column a pattern ran on, its LIKE texts (operand bytes + 5 per distinct value).
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
 import type { Condition, ConditionGroup, DkanQuery } from './parse.js';
@@ -138,8 +143,8 @@ export type LookupRunner = (lookups: DictLookup[]) => unknown[];
 
 /**
  * Finds which ranks of a column each condition matches, by the condition's own SQL on the column's
- * dictionary: the SQL is planned first (`lookups`), run wherever the caller runs SQL, then `build` makes
- * the row test from the answers.
+ * dictionary (patterns: in its LIKE texts): the SQL is planned first (`lookups`), run wherever the caller
+ * runs SQL, then `build` makes the filter from the answers.
  */
 class Planner {
   readonly lookups: DictLookup[] = [];
