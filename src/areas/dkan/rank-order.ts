@@ -23,11 +23,18 @@ export interface ColumnOrder {
   starts: Uint32Array;
 }
 
-export function columnOrder(col: RankSource): ColumnOrder {
+/** Where each rank's rows start in the column's order: a count per rank, summed. */
+function runStarts(col: RankSource): Uint32Array {
   const ranks = col.ranks;
   const starts = new Uint32Array(col.distinct + 2);
   for (let rn = 1; rn < ranks.length; rn++) starts[ranks[rn]! + 1]! += 1;
   for (let r = 1; r < starts.length; r++) starts[r]! += starts[r - 1]!;
+  return starts;
+}
+
+export function columnOrder(col: RankSource): ColumnOrder {
+  const ranks = col.ranks;
+  const starts = runStarts(col);
   const order = new Uint32Array(ranks.length - 1);
   const next = starts.slice();
   for (let rn = 1; rn < ranks.length; rn++) order[next[ranks[rn]!]!++] = rn;
@@ -87,6 +94,8 @@ const MAX_ORDER_BYTES = 64 * 1024 * 1024;
 
 export class Orders {
   readonly #columns = new Map<string, ColumnOrder>();
+  /** Run starts of columns only counted on, not sorted on (4 bytes per rank). */
+  readonly #counted = new Map<string, Uint32Array>();
   readonly #multi = new LRUCache<string, Uint32Array>({
     maxSize: MAX_ORDER_BYTES,
     sizeCalculation: (o) => Math.max(1, o.byteLength),
@@ -102,6 +111,15 @@ export class Orders {
       this.#columns.set(col.name, o);
     }
     return o;
+  }
+
+  /** Where each rank's run starts in the column's order, without making the order when it is not made yet. */
+  starts(col: RankSource): Uint32Array {
+    const made = this.#columns.get(col.name)?.starts ?? this.#counted.get(col.name);
+    if (made) return made;
+    const starts = runStarts(col);
+    this.#counted.set(col.name, starts);
+    return starts;
   }
 
   /** The walk for sort keys: record_number order, one column's order, or a combined order made once. */

@@ -9,7 +9,7 @@
 // per key list and kept (rank-order.ts); a single condition is counted from its ranks' run lengths.
 //
 // Memory held per query process and resource: 4 bytes per row for each column used (ranks) and for each
-// column sorted or counted on (its order), the combined orders up to rank-order.ts's bound (64 MiB), and
+// column sorted on (its order), 4 bytes per rank of each column counted on, the combined orders up to rank-order.ts's bound (64 MiB), and
 // for each column a pattern ran on, its LIKE texts (operand bytes + 5 per distinct value).
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
@@ -259,7 +259,7 @@ function filterRows(f: Filter, rows: number): { keep: Uint8Array; count: number 
 
 /** How many rows a condition's ranks hold: one step per distinct value, from its column's runs. */
 function leafCount(ranked: RankedResource, col: RankedColumn, member: Uint8Array): number {
-  const starts = ranked.orders.of(col).starts;
+  const starts = ranked.orders.starts(col);
   let count = 0;
   for (let r = 1; r < member.length; r++) if (member[r] === 1) count += starts[r + 1]! - starts[r]!;
   return count;
