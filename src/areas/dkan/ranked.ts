@@ -1,26 +1,32 @@
 // Filters, sorts, pages and counts on the rank arrays prepared at build time (fixtures/dkan/writer.ts):
-// every query shape costs about one pass over the rows, however the columns are indexed.
+// a query costs at most one pass over the rows, in plain loops, however the columns are indexed.
 //
 // A row's value in a column is replaced by its dense rank in that column's SQL order. A condition is
 // evaluated by SQLite itself, with the same SQL fragment the plain query would use, on the column's
-// dictionary of distinct values: that yields the ranks it matches (a range for comparisons, a set for
-// patterns), so collation, affinity and NULL rules stay exactly SQLite's. Rows are then tested by rank,
-// and sorts walk each column's rows in rank order.
+// dictionary of distinct values: that yields the ranks it matches (a range for comparisons), so collation,
+// affinity and NULL rules stay exactly SQLite's. Patterns are matched in memory on the texts SQLite gives
+// LIKE (like-match.ts). Rows are then tested by rank while walking the order of the sort keys, made once
+// per key list and kept (rank-order.ts); a single condition is counted from its ranks' run lengths.
+//
+// Memory held per query process and resource: 4 bytes per row for each column used (ranks) and for each
+// column sorted on (its order), 4 bytes per rank of each column counted on, the combined orders up to rank-order.ts's bound (64 MiB), and
+// for each column a pattern ran on, its LIKE texts (operand bytes + 5 per distinct value).
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
 import type { Condition, ConditionGroup, DkanQuery } from './parse.js';
-import { conditionSql } from './sql.js';
+import { likeTexts, markLike, type LikeTexts } from './like-match.js';
+import { Orders, type RankSource, type SortKey, type Walk } from './rank-order.js';
+import { conditionSql, patternOperand } from './sql.js';
 
 /** One column's ranks, read from the database the first time a query uses the column. */
-class RankedColumn {
+class RankedColumn implements RankSource {
   #ranks: Uint32Array | null = null;
-  /** Row numbers in (rank, record_number) order, made on first use. */
-  order?: Uint32Array;
-  /** Where each rank's rows start in `order` (rank r: starts[r] to starts[r + 1]), made with it. */
-  starts?: Uint32Array;
+  #like: LikeTexts | null | undefined;
 
   constructor(
+    readonly name: string,
     private readonly read: () => Buffer,
+    private readonly readLike: () => LikeTexts | null,
     /** How many distinct values (ranks) the column has. */
     readonly distinct: number,
     /** The dictionary table: one row per rank, the column under its own name. */
@@ -37,11 +43,22 @@ class RankedColumn {
     this.#ranks = ranks;
     return ranks;
   }
+
+  /**
+   * LIKE's operands of the dictionary (like-match.ts), read on the first pattern on the column and kept:
+   * about (average operand length + 5) bytes per distinct value. null when they cannot be used.
+   */
+  get like(): LikeTexts | null {
+    if (this.#like === undefined) this.#like = this.readLike();
+    return this.#like;
+  }
 }
 
 export interface RankedResource {
   rows: number;
   columns: Map<string, RankedColumn>;
+  /** Row orders by sort keys (rank-order.ts), bounded. */
+  orders: Orders;
 }
 
 /**
@@ -58,63 +75,32 @@ export function rankedResource(store: FixtureStore, resource: Resource): RankedR
     const columns = new Map<string, RankedColumn>();
     for (const r of rows) {
       const position = resource.columns.findIndex((c) => c.name === r.name);
+      const column = resource.columns[position]!;
+      const dict = `${resource.table}_d${position}`;
       const read = () => blob.pluck(true).get(resource.distributionId, r.name) as Buffer;
-      columns.set(r.name, new RankedColumn(read, r.n, `${resource.table}_d${position}`));
+      const readLike = () => {
+        const operand = patternOperand(`${dict}.${column.ident}`, column);
+        // In rank order by a subquery: an ORDER BY inside group_concat() would sort the texts again.
+        const joined = store
+          .prepare(
+            `SELECT group_concat(o, char(10)) FROM (SELECT COALESCE(${operand}, '') AS o FROM ${dict} ORDER BY rank)`,
+          )
+          .pluck(true)
+          .get() as string | null;
+        // A formatted operand (decimals, MM/DD/YYYY dates) is never NULL; a plain column's is where it is NULL.
+        const nulls = operand.startsWith(`${dict}.`)
+          ? (store.prepare(`SELECT rank FROM ${dict} WHERE ${operand} IS NULL`).pluck(true).all() as number[])
+          : [];
+        return likeTexts(joined ?? '', r.n, nulls);
+      };
+      columns.set(r.name, new RankedColumn(r.name, read, readLike, r.n, dict));
     }
-    return { rows: resource.rows, columns };
+    return { rows: resource.rows, columns, orders: new Orders(resource.rows) };
   });
 }
 
-function orderOf(col: RankedColumn): Uint32Array {
-  if (col.order) return col.order;
-  // Counting sort by rank; rows of one rank stay in record_number order.
-  const starts = new Uint32Array(col.distinct + 2);
-  for (let rn = 1; rn < col.ranks.length; rn++) starts[col.ranks[rn]! + 1]! += 1;
-  for (let r = 1; r < starts.length; r++) starts[r]! += starts[r - 1]!;
-  const order = new Uint32Array(col.ranks.length - 1);
-  const next = starts.slice();
-  for (let rn = 1; rn < col.ranks.length; rn++) order[next[col.ranks[rn]!]!++] = rn;
-  col.order = order;
-  col.starts = starts;
-  return order;
-}
-
-/** A single condition on one column: which of its ranks match. */
-interface Leaf {
-  col: RankedColumn;
-  member: Uint8Array;
-}
-
-/** How many rows the ranks of a leaf hold: one step per distinct value, not per row. */
-function leafCount(leaf: Leaf): number {
-  orderOf(leaf.col);
-  const starts = leaf.col.starts!;
-  let count = 0;
-  for (let r = 1; r < leaf.member.length; r++) if (leaf.member[r] === 1) count += starts[r + 1]! - starts[r]!;
-  return count;
-}
-
-/** The rows of a leaf, read from its column's order run by run, sorted by the query's keys. */
-function leafRows(leaf: Leaf, keys: Key[]): Uint32Array {
-  const order = orderOf(leaf.col);
-  const starts = leaf.col.starts!;
-  const rows: number[] = [];
-  for (let r = 1; r < leaf.member.length; r++) {
-    if (leaf.member[r] !== 1) continue;
-    for (let i = starts[r]!; i < starts[r + 1]!; i++) rows.push(order[i]!);
-  }
-  const lastDesc = keys.length > 0 && keys[keys.length - 1]!.desc;
-  const sorted = Uint32Array.from(rows);
-  return sorted.sort((a, b) => {
-    for (const k of keys) {
-      const d = k.col === null ? a - b : k.col.ranks[a]! - k.col.ranks[b]!;
-      if (d !== 0) return k.desc ? -d : d;
-    }
-    return lastDesc ? b - a : a - b;
-  });
-}
-
-type RowTest = (rn: number) => boolean;
+/** Which rows a query's conditions keep: a condition's matching ranks of one column, or a group of them. */
+type Filter = { kind: 'leaf'; col: RankedColumn; member: Uint8Array } | { kind: 'and' | 'or'; parts: Filter[] };
 
 /** The column a sort key stands for, or null when it is not a plain column of the one resource. */
 function sortColumn(q: DkanQuery, target: DkanQuery['sorts'][number]['target']): Column | null {
@@ -157,27 +143,25 @@ export type LookupRunner = (lookups: DictLookup[]) => unknown[];
 
 /**
  * Finds which ranks of a column each condition matches, by the condition's own SQL on the column's
- * dictionary: the SQL is planned first (`lookups`), run wherever the caller runs SQL, then `build` makes
- * the row test from the answers.
+ * dictionary (patterns: in its LIKE texts): the SQL is planned first (`lookups`), run wherever the caller
+ * runs SQL, then `build` makes the filter from the answers.
  */
 class Planner {
   readonly lookups: DictLookup[] = [];
-  /** The member set of the last condition built: the whole filter when there is one condition. */
-  leaf0: Leaf | null = null;
 
   constructor(private readonly ranked: RankedResource) {}
 
-  plan(items: (Condition | ConditionGroup)[], joiner: 'and' | 'or'): (results: unknown[]) => RowTest {
+  plan(items: (Condition | ConditionGroup)[], joiner: 'and' | 'or'): (results: unknown[]) => Filter {
     const parts = items.map((c) => (c.kind === 'group' ? this.plan(c.items, c.joiner) : this.leaf(c)));
     return (results) => {
-      const tests = parts.map((build) => build(results));
-      if (tests.length === 0) return () => true;
-      if (tests.length === 1) return tests[0]!;
-      return joiner === 'and' ? (rn) => tests.every((t) => t(rn)) : (rn) => tests.some((t) => t(rn));
+      const built = parts.map((build) => build(results));
+      // An empty group is true, as its SQL ('1') is, whatever its joiner.
+      if (built.length === 0) return { kind: 'and', parts: [] };
+      return built.length === 1 ? built[0]! : { kind: joiner, parts: built };
     };
   }
 
-  private leaf(c: Condition): (results: unknown[]) => RowTest {
+  private leaf(c: Condition): (results: unknown[]) => Filter {
     const col = this.ranked.columns.get(c.ref.column.name)!;
     // The dictionary takes the alias of the condition's table, so the condition's own SQL applies to it.
     const dict = `${col.dict} AS ${c.ref.source.sql}`;
@@ -198,6 +182,8 @@ class Planner {
     let all: number | null = null;
     let startFull = false;
     let invert = false;
+    const member = new Uint8Array(col.distinct + 1);
+    let marked = false;
     const { sql, params } = conditionSql(c);
     switch (c.operator) {
       case '=':
@@ -225,13 +211,15 @@ class Planner {
         runs.push(run(`${ident} IS NULL`, [], 1), run(`${ident} = ''`, [], 1));
         invert = c.operator === 'not_empty';
         break;
-      default:
-        // Patterns: every distinct value is tested once, by SQLite's LIKE.
-        all = lookup(`SELECT rank FROM ${dict} WHERE ${sql}`, params, 'all');
+      default: {
+        // Patterns: searched in the column's LIKE operands held in memory, else tested by SQLite's LIKE.
+        const texts = col.like;
+        marked = texts !== null && markLike(texts, params[0] as string, member);
+        if (!marked) all = lookup(`SELECT rank FROM ${dict} WHERE ${sql}`, params, 'all');
+      }
     }
     return (results) => {
-      const member = new Uint8Array(col.distinct + 1);
-      this.leaf0 = { col, member };
+      if (marked) return { kind: 'leaf', col, member };
       if (startFull) member.fill(1, 1);
       for (const r of runs) {
         const lo = results[r.lo] as number | undefined;
@@ -239,81 +227,83 @@ class Planner {
       }
       if (all !== null) for (const rank of results[all] as number[]) member[rank] = 1;
       if (invert) for (let r = 1; r < member.length; r++) member[r] = member[r] ? 0 : 1;
-      const ranks = col.ranks;
-      return (rn) => member[ranks[rn]!] === 1;
+      return { kind: 'leaf', col, member };
     };
   }
 }
 
-interface Key {
-  /** null: record_number itself. */
-  col: RankedColumn | null;
-  desc: boolean;
+/** The rows a filter keeps, as a byte per record_number (1: kept), and how many. */
+function filterRows(f: Filter, rows: number): { keep: Uint8Array; count: number } {
+  const keep = new Uint8Array(rows + 1);
+  if (f.kind === 'leaf') {
+    const { member } = f;
+    const ranks = f.col.ranks;
+    let count = 0;
+    for (let rn = 1; rn <= rows; rn++) {
+      const k = member[ranks[rn]!]!;
+      keep[rn] = k;
+      count += k;
+    }
+    return { keep, count };
+  }
+  const parts = f.parts.map((p) => filterRows(p, rows).keep);
+  let count = 0;
+  for (let rn = 1; rn <= rows; rn++) {
+    let k = f.kind === 'and' ? 1 : 0;
+    for (const p of parts) k = f.kind === 'and' ? k & p[rn]! : k | p[rn]!;
+    keep[rn] = k;
+    count += k;
+  }
+  return { keep, count };
 }
 
-// Runs of equal first-key values up to this size are sorted by the other keys; longer ones are walked
-// again in the next key's order, restricted to the run.
-const SMALL_RUN = 4096;
+/** How many rows a condition's ranks hold: one step per distinct value, from its column's runs. */
+function leafCount(ranked: RankedResource, col: RankedColumn, member: Uint8Array): number {
+  const starts = ranked.orders.starts(col);
+  let count = 0;
+  for (let r = 1; r < member.length; r++) if (member[r] === 1) count += starts[r + 1]! - starts[r]!;
+  return count;
+}
 
 /**
- * Rows passing `pass`, in the order of `keys`, ties by record_number in the direction of the last key.
- * Without a filter (`skip` given), whole runs before the page are passed over uncounted: `skip.rows`
- * says how many rows are still to be skipped, and is lowered by what was passed over here.
+ * Rows `offset` to `offset + limit - 1` of the walk among those kept: row rn is kept when
+ * keep[col.ranks[rn]] is 1 (col null: keep[rn]). One pass in sort order, stopping at the page's end.
  */
-function* ordered(ranked: RankedResource, keys: Key[], pass: RowTest, skip?: { rows: number }): Generator<number> {
-  const [key, ...rest] = keys;
-  const n = ranked.rows;
-  if (!key || key.col === null) {
-    const desc = key?.desc ?? false;
-    const from = skip ? Math.min(skip.rows, n) : 0;
-    if (skip) skip.rows -= from;
-    for (let i = from + 1; i <= n; i++) {
-      const rn = desc ? n + 1 - i : i;
-      if (pass(rn)) yield rn;
-    }
-    return;
+function pageOf(walk: Walk, offset: number, limit: number, keep: Uint8Array, col: RankSource | null): number[] {
+  if (col !== null && col === walk.first) return pageOfRuns(walk, offset, limit, keep);
+  const { order, reverse, rows: n } = walk;
+  const lookup = col?.ranks ?? null;
+  const out: number[] = [];
+  let skip = offset;
+  for (let i = 0; i < n; i++) {
+    const rn = order === null ? (reverse ? n - i : i + 1) : order[reverse ? n - 1 - i : i]!;
+    if (keep[lookup === null ? rn : lookup[rn]!] !== 1) continue;
+    if (skip > 0) skip--;
+    else if (out.push(rn) >= limit) break;
   }
-  const order = orderOf(key.col);
-  const ranks = key.col.ranks;
-  const at = (i: number) => order[key.desc ? n - 1 - i : i]!;
-  if (rest.length === 0) {
-    const from = skip ? Math.min(skip.rows, n) : 0;
-    if (skip) skip.rows -= from;
-    for (let i = from; i < n; i++) {
-      const rn = at(i);
-      if (pass(rn)) yield rn;
-    }
-    return;
-  }
-  const lastDesc = rest[rest.length - 1]!.desc;
-  const compare = (a: number, b: number): number => {
-    for (const k of rest) {
-      const d = k.col === null ? a - b : k.col.ranks[a]! - k.col.ranks[b]!;
-      if (d !== 0) return k.desc ? -d : d;
-    }
-    return lastDesc ? b - a : a - b;
-  };
-  let i = 0;
-  const starts = key.col.starts!;
-  while (i < n) {
-    const rank = ranks[at(i)]!;
-    const size = starts[rank + 1]! - starts[rank]!;
-    if (skip && skip.rows >= size) {
-      skip.rows -= size;
-      i += size;
+  return out;
+}
+
+/** The same when the condition's column is the first sort key: whole runs of its ranks are kept or passed. */
+function pageOfRuns(walk: Walk, offset: number, limit: number, member: Uint8Array): number[] {
+  const order = walk.order!;
+  const starts = walk.starts!;
+  const distinct = starts.length - 2;
+  const out: number[] = [];
+  let skip = offset;
+  for (let j = 1; j <= distinct && out.length < limit; j++) {
+    const r = walk.reverse ? distinct + 1 - j : j;
+    if (member[r] !== 1) continue;
+    const size = starts[r + 1]! - starts[r]!;
+    if (skip >= size) {
+      skip -= size;
       continue;
     }
-    let end = i;
-    const members: number[] = [];
-    while (end < n && ranks[at(end)] === rank) {
-      const rn = at(end);
-      if (pass(rn)) members.push(rn);
-      end++;
-    }
-    if (members.length <= SMALL_RUN) yield* members.sort(compare);
-    else yield* ordered(ranked, rest, (rn) => ranks[rn] === rank && pass(rn));
-    i = end;
+    for (let k = skip; k < size && out.length < limit; k++)
+      out.push(walk.reverse ? order[starts[r + 1]! - 1 - k]! : order[starts[r]! + k]!);
+    skip = 0;
   }
+  return out;
 }
 
 export interface RankedPage {
@@ -322,44 +312,32 @@ export interface RankedPage {
   count: number;
 }
 
-// A single condition matching at most this share of the rows is answered from its own rows, sorted,
-// instead of walking the sort order past every row that fails it.
-const GATHER_SHARE = 8;
-
 /** The page and the count of a query the rank path supports (see `unsupported`). */
 export function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: LookupRunner): RankedPage {
-  let pass: RowTest = () => true;
-  let leaf: Leaf | null = null;
+  let filter: Filter | null = null;
   if (q.where.length > 0) {
     const planner = new Planner(ranked);
     const build = planner.plan(q.where, 'and');
-    pass = build(runLookups(planner.lookups));
-    if (q.where.length === 1 && q.where[0]!.kind === 'condition') leaf = planner.leaf0;
+    filter = build(runLookups(planner.lookups));
   }
-  const keys: Key[] = q.sorts.map((s) => {
+  const keys: SortKey[] = q.sorts.map((s) => {
     const col = sortColumn(q, s.target)!;
     return { col: col === RECORD_NUMBER ? null : ranked.columns.get(col.name)!, desc: s.desc };
   });
-  const matched = leaf ? leafCount(leaf) : q.where.length === 0 ? ranked.rows : null;
   const limit = q.limit ?? Infinity;
-  let rows: number[] = [];
-  if (q.results && limit > 0) {
-    if (leaf && matched! * GATHER_SHARE <= ranked.rows) {
-      const all = leafRows(leaf, keys);
-      rows = Array.from(all.subarray(Math.min(q.offset, all.length), Math.min(all.length, q.offset + limit)));
-    } else {
-      // Without a filter, ordered() passes over whole runs before the offset; the rest are skipped here.
-      const skip = { rows: q.offset };
-      for (const rn of ordered(ranked, keys, pass, q.where.length === 0 ? skip : undefined)) {
-        if (skip.rows > 0) skip.rows--;
-        else if (rows.push(rn) >= limit) break;
-      }
-    }
+  const wantRows = q.results && limit > 0;
+  const walk = wantRows ? ranked.orders.walk(keys) : null;
+  const n = ranked.rows;
+  if (filter === null) {
+    const rows: number[] = [];
+    if (walk) for (let i = q.offset; i < Math.min(n, q.offset + limit); i++) rows.push(walk.at(i));
+    return { rows, count: n };
   }
-  let count = 0;
-  if (q.count) {
-    if (matched !== null) count = matched;
-    else for (let rn = 1; rn <= ranked.rows; rn++) if (pass(rn)) count++;
+  if (filter.kind === 'leaf') {
+    const { col, member } = filter;
+    const count = q.count ? leafCount(ranked, col, member) : 0;
+    return { rows: walk ? pageOf(walk, q.offset, limit, member, col) : [], count };
   }
-  return { rows, count };
+  const { keep, count } = filterRows(filter, n);
+  return { rows: walk ? pageOf(walk, q.offset, limit, keep, null) : [], count };
 }

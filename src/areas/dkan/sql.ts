@@ -48,15 +48,17 @@ function displayOf(ident: string, col: Column): string {
   return col === RECORD_NUMBER ? `CAST(${ident} AS TEXT)` : displaySql(ident, col.type, col.decimals, col.dateFormat);
 }
 
+/** The left operand of LIKE for a column (`ident` as written in the statement). */
+export function patternOperand(ident: string, col: Column): string {
+  return col.type === 'decimal' || (col.type === 'date' && col.dateFormat === 'mdy') ? displayOf(ident, col) : ident;
+}
+
 class SqlBuilder {
   params: unknown[] = [];
 
   /** Pattern operators see the value as returned (decimals and MM/DD/YYYY dates differ from storage). */
   patternTarget(ref: ColumnRef): string {
-    const col = ref.column;
-    return col.type === 'decimal' || (col.type === 'date' && col.dateFormat === 'mdy')
-      ? displayOf(identOf(ref), col)
-      : identOf(ref);
+    return patternOperand(identOf(ref), ref.column);
   }
 
   expr(e: Expr): string {
@@ -248,7 +250,9 @@ export function planQuery(q: DkanQuery, page?: readonly number[]): Plan {
     )
     .join('');
   if (page) {
-    const from = `json_each(?) AS __mockyard_page JOIN ${primary.resource.table} AS ${primary.sql} ON ${primary.sql}.record_number = __mockyard_page.value`;
+    // CROSS JOIN keeps json_each as the outer loop (sqlite.org/optoverview.html#crossjoin), so rows come in
+    // the page's order without sorting them again (a temporary B-tree of every row's JSON).
+    const from = `json_each(?) AS __mockyard_page CROSS JOIN ${primary.resource.table} AS ${primary.sql} ON ${primary.sql}.record_number = __mockyard_page.value`;
     return pagePlan(q, from, JSON.stringify(page), select, selectParams);
   }
   const from = `${primary.resource.table} AS ${primary.sql}${joins}`;
@@ -297,15 +301,14 @@ export function planQuery(q: DkanQuery, page?: readonly number[]): Plan {
 /** The rows of a given page, in its order, formatted exactly as planQuery formats them. */
 function pagePlan(q: DkanQuery, from: string, page: string, select: string, selectParams: unknown[]): Plan {
   const primary = q.sources[0]!;
-  const order = ' ORDER BY __mockyard_page.key';
   const displays = q.outputs.map((o, i) => ({ name: o.key, display: outputDisplay(o, i) }));
-  const inner = `SELECT ${select} FROM ${from}${order}`;
+  const inner = `SELECT ${select} FROM ${from}`;
   let rowsSql: string;
   let rowsParams = [...selectParams, page];
   if (q.format === 'csv') {
     rowsSql = `SELECT ${displays.map((d) => d.display).join(', ')} FROM (${inner})`;
   } else if (wholeRows(q)) {
-    rowsSql = `SELECT '[' || COALESCE(group_concat(j, ','), '') || ']' FROM (SELECT ${primary.sql}.${ROW_JSON_COLUMN} AS j FROM ${from}${order})`;
+    rowsSql = `SELECT '[' || COALESCE(group_concat(j, ','), '') || ']' FROM (SELECT ${primary.sql}.${ROW_JSON_COLUMN} AS j FROM ${from})`;
     rowsParams = [page];
   } else if (displays.length <= MAX_JSON_ARGS / 2) {
     rowsSql = `SELECT json_group_array(${rowJsonSql(displays, q.keys)}) FROM (${inner})`;

@@ -1,0 +1,233 @@
+// Row orders for the rank path (ranked.ts): a query's sort keys become one array of row numbers in exactly
+// the order the SQL would give (keys, then record_number in the last key's direction), made by stable
+// counting sorts on the keys' rank arrays and kept per column list, like an index SQLite would build.
+import { LRUCache } from 'lru-cache';
+
+/** What an order needs of a column: its rank array and how many ranks it has. */
+export interface RankSource {
+  readonly name: string;
+  readonly ranks: Uint32Array;
+  readonly distinct: number;
+}
+
+export interface SortKey {
+  /** null: record_number itself. */
+  col: RankSource | null;
+  desc: boolean;
+}
+
+/** The rows of one column in (rank, record_number) order, with where each rank's run starts. */
+export interface ColumnOrder {
+  order: Uint32Array;
+  /** Rank r's rows are order[starts[r]] to order[starts[r + 1] - 1]. */
+  starts: Uint32Array;
+}
+
+/** Where each rank's rows start in the column's order: a count per rank, summed. */
+function runStarts(col: RankSource): Uint32Array {
+  const ranks = col.ranks;
+  const starts = new Uint32Array(col.distinct + 2);
+  for (let rn = 1; rn < ranks.length; rn++) starts[ranks[rn]! + 1]! += 1;
+  for (let r = 1; r < starts.length; r++) starts[r]! += starts[r - 1]!;
+  return starts;
+}
+
+export function columnOrder(col: RankSource): ColumnOrder {
+  const ranks = col.ranks;
+  const starts = runStarts(col);
+  const order = new Uint32Array(ranks.length - 1);
+  const next = starts.slice();
+  for (let rn = 1; rn < ranks.length; rn++) order[next[ranks[rn]!]!++] = rn;
+  return { order, starts };
+}
+
+/**
+ * Rows in the order of `keys`: `at(i)` is the i-th row (0-based). An order made of several columns is
+ * walked backwards when all of its directions are flipped, so one array serves both.
+ */
+export interface Walk {
+  rows: number;
+  at: (i: number) => number;
+  /** The array behind `at` (null: record_number order) and whether it is read from the end. */
+  order: Uint32Array | null;
+  reverse: boolean;
+  /** The first key's column and where its runs start in `order` (the same as in its own order), if any. */
+  first: RankSource | null;
+  starts: Uint32Array | null;
+}
+
+/**
+ * Stable counting sort of `input` rows (read from the end when `backwards`) by one column's ranks, descending
+ * when `desc`; `starts` (the column's own runs) saves the counting pass of an ascending sort.
+ */
+function sortBy(
+  input: Uint32Array,
+  backwards: boolean,
+  col: RankSource,
+  desc: boolean,
+  starts?: Uint32Array,
+): Uint32Array {
+  const ranks = col.ranks;
+  const n = input.length;
+  const top = col.distinct + 1;
+  let next: Uint32Array;
+  if (starts && !desc) next = starts.slice();
+  else {
+    next = new Uint32Array(top + 1);
+    for (let i = 0; i < n; i++) {
+      const r = ranks[input[i]!]!;
+      next[(desc ? top - r : r) + 1]! += 1;
+    }
+    for (let r = 1; r < next.length; r++) next[r]! += next[r - 1]!;
+  }
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const rn = input[backwards ? n - 1 - i : i]!;
+    const r = ranks[rn]!;
+    out[next[desc ? top - r : r]!++] = rn;
+  }
+  return out;
+}
+
+/** Orders of several columns kept per store, up to this many bytes (4 per row each; 16 orders at 1M rows). */
+const MAX_ORDER_BYTES = 64 * 1024 * 1024;
+
+export class Orders {
+  readonly #columns = new Map<string, ColumnOrder>();
+  /** Run starts of columns only counted on, not sorted on (4 bytes per rank). */
+  readonly #counted = new Map<string, Uint32Array>();
+  readonly #multi = new LRUCache<string, Uint32Array>({
+    maxSize: MAX_ORDER_BYTES,
+    sizeCalculation: (o) => Math.max(1, o.byteLength),
+  });
+
+  constructor(readonly rows: number) {}
+
+  /** One column's order and runs (kept as long as the store: 4 bytes per row and per rank). */
+  of(col: RankSource): ColumnOrder {
+    let o = this.#columns.get(col.name);
+    if (!o) {
+      o = columnOrder(col);
+      this.#columns.set(col.name, o);
+    }
+    return o;
+  }
+
+  /** Where each rank's run starts in the column's order, without making the order when it is not made yet. */
+  starts(col: RankSource): Uint32Array {
+    const made = this.#columns.get(col.name)?.starts ?? this.#counted.get(col.name);
+    if (made) return made;
+    const starts = runStarts(col);
+    this.#counted.set(col.name, starts);
+    return starts;
+  }
+
+  /** The walk for sort keys: record_number order, one column's order, or a combined order made once. */
+  walk(keys: readonly SortKey[]): Walk {
+    const n = this.rows;
+    // Nothing after record_number can reorder: it is unique.
+    const cut = keys.findIndex((k) => k.col === null);
+    const listed = cut < 0 ? keys : keys.slice(0, cut + 1);
+    // Nor can a column sorted on before (its ties are of one value already); record_number keeps the
+    // direction of the last key listed.
+    const used = listed.filter((k, i) => k.col === null || listed.findIndex((e) => e.col === k.col) === i);
+    const last = listed[listed.length - 1];
+    if (last && used[used.length - 1] !== last) used.push({ col: null, desc: last.desc });
+    const first = used[0];
+    if (!first || first.col === null) {
+      const desc = first?.desc ?? false;
+      return { rows: n, order: null, reverse: desc, first: null, starts: null, at: desc ? (i) => n - i : (i) => i + 1 };
+    }
+    // Normalised so that the first key ascends: the flipped directions are the same array read backwards.
+    const reverse = first.desc;
+    const rel = used.map((k) => ({ col: k.col, desc: k.desc !== reverse }));
+    const lastDesc = rel[rel.length - 1]!.desc;
+    let order: Uint32Array;
+    if (rel.length === 1 || (rel.length === 2 && rel[1]!.col === null && !lastDesc)) {
+      order = this.of(first.col).order;
+    } else {
+      const id = rel.map((k) => `${k.col?.name ?? ''}${k.desc ? '\0d' : '\0a'}`).join('\0\0');
+      let made = this.#multi.get(id);
+      if (!made) {
+        // When every run of the first key is short (nearly unique values), each run is sorted in place;
+        // else one stable counting pass per key, least significant first.
+        made = longestRun(this.of(first.col).starts) > SHORT_RUNS ? this.#byPasses(rel) : this.#byRuns(rel);
+        this.#multi.set(id, made);
+      }
+      order = made;
+    }
+    const o = order;
+    const { starts } = this.of(first.col);
+    return { rows: n, order: o, reverse, first: first.col, starts, at: reverse ? (i) => o[n - 1 - i]! : (i) => o[i]! };
+  }
+
+  /** From the last column's own order (read backwards when it descends, which turns record_number down too). */
+  #byPasses(rel: readonly RelKey[]): Uint32Array {
+    const n = this.rows;
+    const last = rel[rel.length - 1]!;
+    let made: Uint32Array;
+    let backwards = false;
+    if (last.col === null) {
+      made = new Uint32Array(n);
+      for (let i = 0; i < n; i++) made[i] = last.desc ? n - i : i + 1;
+    } else {
+      made = this.of(last.col).order;
+      backwards = last.desc;
+    }
+    for (let k = rel.length - 2; k >= 0; k--) {
+      const { col, desc } = rel[k]!;
+      made = sortBy(made, backwards, col!, desc, k === 0 ? this.of(col!).starts : undefined);
+      backwards = false;
+    }
+    return made;
+  }
+
+  /** The first key's order with each run of equal values sorted by the other keys (insertion sorts). */
+  #byRuns(rel: readonly RelKey[]): Uint32Array {
+    const { order, starts } = this.of(rel[0]!.col!);
+    const made = order.slice();
+    const rest = rel.slice(1);
+    const lastDesc = rest[rest.length - 1]!.desc;
+    // The usual second key, a column, compared inline; any other list through the general comparison.
+    const only = rest.length === 1 ? rest[0]!.col : null;
+    const ranks = only?.ranks;
+    const sign = lastDesc ? -1 : 1;
+    const compare = (a: number, b: number): number => {
+      if (ranks) return (ranks[a]! - ranks[b]! || a - b) * sign;
+      for (const k of rest) {
+        const d = k.col === null ? a - b : k.col.ranks[a]! - k.col.ranks[b]!;
+        if (d !== 0) return k.desc ? -d : d;
+      }
+      return lastDesc ? b - a : a - b;
+    };
+    for (let r = 1; r < starts.length - 1; r++) {
+      const from = starts[r]!;
+      const to = starts[r + 1]!;
+      for (let i = from + 1; i < to; i++) {
+        const v = made[i]!;
+        let j = i - 1;
+        while (j >= from && compare(made[j]!, v) > 0) {
+          made[j + 1] = made[j]!;
+          j--;
+        }
+        made[j + 1] = v;
+      }
+    }
+    return made;
+  }
+}
+
+/** A sort key relative to the first one (which then ascends). */
+interface RelKey {
+  col: RankSource | null;
+  desc: boolean;
+}
+
+/** A first key whose runs are all this long or shorter has each run sorted instead of whole passes. */
+const SHORT_RUNS = 64;
+
+function longestRun(starts: Uint32Array): number {
+  let most = 0;
+  for (let r = 1; r < starts.length - 1; r++) most = Math.max(most, starts[r + 1]! - starts[r]!);
+  return most;
+}

@@ -1,0 +1,148 @@
+// Property tests of the rank path's own parts against what they stand for: the LIKE matcher against
+// SQLite's LIKE, the kept row orders against a plain sort, and mixed filters and sorts against plain SQL.
+import { describe, expect, it } from 'vitest';
+import Database from '../../fixtures/lib/sqlite.js';
+import { mulberry32 } from '../../fixtures/lib/prng.js';
+import { likeTexts, markLike } from '../../src/areas/dkan/like-match.js';
+import { Orders, type RankSource, type SortKey } from '../../src/areas/dkan/rank-order.js';
+import { catalogOf } from '../../src/areas/dkan/datasets.js';
+import { sqlForRequest } from '../../bench/dkan-shapes.js';
+import { testApp } from '../helpers/app.js';
+
+const random = mulberry32(2026);
+const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+
+describe('LIKE over a dictionary in memory', () => {
+  const pieces = ['a', 'B', 'ab', 'Ab', '_', '%', 'é', 'É', 'ß', '😀', '1', '2.5', ' ', 'x_y', 'Z', '\\', '.', '*'];
+  const word = () => Array.from({ length: Math.floor(random() * 5) }, () => pick(pieces)).join('');
+
+  it('marks exactly the ranks SQLite LIKE finds, NULLs and case folding included', () => {
+    const db = new Database(':memory:');
+    const values = [...new Set(Array.from({ length: 400 }, word))];
+    db.exec('CREATE TABLE d (rank INTEGER PRIMARY KEY, v TEXT)');
+    const insert = db.prepare('INSERT INTO d (rank, v) VALUES (?, ?)');
+    values.forEach((v, i) => insert.run(i + 1, v));
+    insert.run(values.length + 1, null);
+    const distinct = values.length + 1;
+    const joined = db
+      .prepare("SELECT group_concat(o, char(10)) FROM (SELECT COALESCE(v, '') AS o FROM d ORDER BY rank)")
+      .pluck()
+      .get() as string;
+    const texts = likeTexts(joined, distinct, [distinct])!;
+    expect(texts).not.toBeNull();
+    const sql = db.prepare('SELECT rank FROM d WHERE v LIKE ? ORDER BY rank').pluck();
+    const patterns = ['', '%', '%%', '_', '__', 'a%', '%b', '%AB%', 'é%', '%É%', '😀', '_😀%', '%\\%', '%.%'];
+    for (let i = 0; i < 400; i++) {
+      // By code points: a pattern with half of a surrogate pair is left to SQLite (tested below).
+      const base = [...pick(values)];
+      const cut = Math.floor(random() * (base.length + 1));
+      const p = pick([
+        `%${base.slice(cut).join('')}%`,
+        `${base.slice(0, cut).join('')}%`,
+        base.join('').toUpperCase(),
+        `%${word()}_${word()}%`,
+        `${word()}%${word()}`,
+      ]);
+      patterns.push(p);
+    }
+    for (const p of patterns) {
+      const member = new Uint8Array(distinct + 1);
+      expect(markLike(texts, p, member), p).toBe(true);
+      const got = [...member.keys()].filter((r) => member[r] === 1);
+      expect(got, p).toEqual(sql.all(p));
+    }
+    db.close();
+  });
+
+  it('leaves patterns and values it cannot read exactly to SQLite', () => {
+    expect(likeTexts('a\r\nb', 3, [])).toBeNull();
+    expect(likeTexts('a\nb', 3, [])).toBeNull();
+    const texts = likeTexts('a\nb', 2, [])!;
+    const member = new Uint8Array(3);
+    expect(markLike(texts, 'a\0', member)).toBe(false);
+    expect(markLike(texts, '\uD800%', member)).toBe(false);
+    expect(markLike(texts, 'x'.repeat(2000), member)).toBe(false);
+  });
+});
+
+describe('row orders kept per sort-key list', () => {
+  const column = (name: string, distinct: number, rows: number): RankSource => {
+    const ranks = new Uint32Array(rows + 1);
+    for (let rn = 1; rn <= rows; rn++) ranks[rn] = 1 + Math.floor(random() * distinct);
+    return { name, ranks, distinct };
+  };
+
+  it('walks rows exactly as a sort by the keys, then record_number in the last key direction', () => {
+    const rows = 3000;
+    const cols = [column('a', 3, rows), column('b', 40, rows), column('c', 2500, rows)];
+    const orders = new Orders(rows);
+    for (let i = 0; i < 60; i++) {
+      const keys: SortKey[] = Array.from({ length: 1 + Math.floor(random() * 3) }, () => ({
+        col: random() < 0.15 ? null : pick(cols),
+        desc: random() < 0.5,
+      }));
+      const cut = keys.findIndex((k) => k.col === null);
+      const used = cut < 0 ? keys : keys.slice(0, cut + 1);
+      const lastDesc = used[used.length - 1]!.desc;
+      const want = Array.from({ length: rows }, (_, k) => k + 1).sort((x, y) => {
+        for (const k of used) {
+          const d = k.col === null ? x - y : k.col.ranks[x]! - k.col.ranks[y]!;
+          if (d !== 0) return k.desc ? -d : d;
+        }
+        return lastDesc ? y - x : x - y;
+      });
+      const walk = orders.walk(keys);
+      const got = Array.from({ length: rows }, (_, k) => walk.at(k));
+      expect(got, JSON.stringify(keys.map((k) => [k.col?.name ?? 'rn', k.desc]))).toEqual(want);
+    }
+  });
+});
+
+describe('mixed filters and sorts on the rank path', async () => {
+  const { app, store, config } = await testApp({ dkanCacheSize: 0 });
+  const r = catalogOf(store)
+    .datasets.flatMap((d) => d.resources)
+    .sort((x, y) => y.rows - x.rows)[0]!;
+  const cols = r.columns;
+
+  it('answers groups, three sort keys and wildcard patterns exactly as the plain SQL', async () => {
+    const base = `/datastore/query/${r.datasetId}/${r.index}`;
+    const value = (c: (typeof cols)[number]) =>
+      String(
+        store.prepare(`SELECT ${c.ident} FROM ${r.table} WHERE ${c.ident} IS NOT NULL LIMIT 1 OFFSET 7`).pluck().get(),
+      );
+    for (let i = 0; i < 60; i++) {
+      const [a, b, c] = [pick(cols), pick(cols), pick(cols)];
+      const v = value(a);
+      const parts = [
+        `sorts[0][property]=${pick(cols).name}&sorts[0][order]=${pick(['asc', 'desc'])}`,
+        `sorts[1][property]=${pick([...cols.map((x) => x.name), 'record_number'])}&sorts[1][order]=${pick(['asc', 'desc'])}`,
+        `sorts[2][property]=${pick(cols).name}&sorts[2][order]=${pick(['asc', 'desc'])}`,
+        `conditions[0][groupOperator]=${pick(['and', 'or'])}`,
+        `conditions[0][conditions][0][property]=${a.name}&conditions[0][conditions][0][operator]=${pick(['like', 'contains', 'starts with'])}&conditions[0][conditions][0][value]=${encodeURIComponent(pick([`${v.slice(0, 2)}_%`, v.slice(1, 3), `%${v.slice(-2)}`, '_']))}`,
+        `conditions[0][conditions][1][property]=${b.name}&conditions[0][conditions][1][operator]=${pick(['is_empty', 'not_empty'])}`,
+        `conditions[1][property]=${c.name}&conditions[1][operator]=${encodeURIComponent(pick(['<>', '>=']))}&conditions[1][value]=${encodeURIComponent(value(c))}`,
+        `limit=${pick([5, 50, 300])}&offset=${pick([0, 3, 400])}`,
+      ];
+      // Every other query: one condition on the first sort key, whose runs are then kept or passed whole.
+      if (i % 2 === 1)
+        parts.splice(
+          0,
+          parts.length,
+          `sorts[0][property]=${a.name}&sorts[0][order]=${pick(['asc', 'desc'])}`,
+          `conditions[0][property]=${a.name}&conditions[0][operator]=${encodeURIComponent(pick(['<>', '>=', '<', 'contains', 'not_empty']))}&conditions[0][value]=${encodeURIComponent(v.slice(0, 2))}`,
+          `limit=${pick([5, 50, 300])}&offset=${pick([0, 3, 400, 5000])}`,
+        );
+      const path = `${base}?${parts.join('&')}`;
+      const res = await app.inject(`/dkan${path}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json<{ results: unknown; count: number }>();
+      const plan = sqlForRequest(store, config, `/dkan${path}`);
+      const want = {
+        results: JSON.parse(store.prepare(plan.rowsSql).pluck(true).get(plan.rowsParams) as string),
+        count: store.prepare(plan.countSql).pluck(true).get(plan.countParams),
+      };
+      expect({ results: body.results, count: body.count }, path).toEqual(want);
+    }
+  }, 120_000);
+});
