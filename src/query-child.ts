@@ -28,11 +28,8 @@ function storeFor(path: string, fingerprint: string): FixtureStore | null {
   known?.close();
   open.delete(path);
   const db = new Database(path, { readonly: true, fileMustExist: true });
-  // Pages are read through a memory map of the file: no copy into SQLite's cache, and the OS keeps one copy for
-  // every process. (Queries once ran on worker threads of the server, where page faults of long scans held
-  // the process's mmap lock against the event loop; each process here has its own.) A page of random rows
-  // costs about half as much as through read(2) into the cache.
-  db.pragma('mmap_size = 2147483648');
+  // No memory map: page faults of long scans contend with other processes' mappings; SQLite's own cache does not.
+  db.pragma('mmap_size = 0');
   db.pragma('cache_size = -16384');
   const found = db.prepare("SELECT value FROM mockyard_meta WHERE key = 'fingerprint'").pluck().get();
   // The file at this path is another generation already (a rebuild renamed a new one over it).
