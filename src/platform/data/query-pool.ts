@@ -1,10 +1,10 @@
 // The query executor: every DKAN query and AGCO search, on any store, runs in a few child processes with
 // read-only connections, under one work budget per request (--query-timeout). See docs/queries.md.
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { availableParallelism, setPriority } from 'node:os';
 import { TASKS, type TaskInput, type TaskName, type TaskResult } from '../../query-tasks.js';
 import type { FixtureStore } from './fixture-store.js';
+import { processCpuMs } from './process-cpu.js';
 import { queryChildScript } from './query-child-script.js';
 import type { Step } from './steps.js';
 import { WorkBudgetError } from './work-budget-error.js';
@@ -301,7 +301,7 @@ export class QueryPool {
    */
   #turnSlow(slot: Slot, job: Job): void {
     if (slot.job !== job) return;
-    const cpu = cpuMs(slot.child.pid);
+    const cpu = processCpuMs(slot.child.pid);
     if (cpu !== null && job.cpuAtStart !== undefined && cpu - job.cpuAtStart < this.slowMs / 2) {
       // Mostly waiting for a CPU (a busy machine), not expensive: it keeps its place and priority for now.
       job.slowTimer = setTimeout(() => this.#turnSlow(slot, job), this.slowMs);
@@ -369,19 +369,6 @@ export class QueryPool {
         });
       }),
     );
-  }
-}
-
-/** CPU time (user + system, ms) a process has used, from /proc (Linux); null elsewhere or once it is gone. */
-function cpuMs(pid: number | undefined): number | null {
-  if (pid === undefined || process.platform !== 'linux') return null;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime, in clock ticks of 10 ms (USER_HZ is 100 on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
   }
 }
 
