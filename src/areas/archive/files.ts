@@ -99,16 +99,15 @@ const KiB = 1024;
 /**
  * How far each download reads ahead: one budget of bytes shared by the downloads in flight. Each read of a
  * file is a round trip to libuv's thread pool, so a lone download reads 256 KiB at a time (16 KiB chunks held
- * one stream to about 0.3 GB/s on loopback), while many at once share the budget down to 16 KiB each: a
- * download holds about twice its chunk (one read ahead, one on the socket), so the four largest chunks cost
- * 1,000 parallel downloads from slow readers about 2 MiB more than 16 KiB each would. A download keeps the
- * size it started with.
+ * one stream to about 0.3 GB/s on loopback), while downloads at once share the budget down to 16 KiB each
+ * (a download holds about twice its chunk: one read ahead, one on the socket). So 1,000 parallel downloads from
+ * slow readers hold what 16 KiB each would, plus half a MiB. A download keeps the size it started with.
  */
 export class ReadAhead {
   #active = 0;
 
   constructor(
-    private readonly budget = 1024 * KiB,
+    private readonly budget = 256 * KiB,
     private readonly min = 16 * KiB,
     private readonly max = 256 * KiB,
   ) {}
