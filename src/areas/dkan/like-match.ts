@@ -1,39 +1,23 @@
 // SQLite's LIKE (no ESCAPE, case_sensitive_like off) over a column's dictionary, in JavaScript: the text
-// every distinct value shows to LIKE is read once from SQLite, and each pattern then costs a string search
+// every distinct value shows to LIKE is made at build time, and each pattern then costs a string search
 // instead of formatting and testing every distinct value again. Semantics, from sqlite.org/lang_expr.html#like
 // and func.c patternCompare: `%` any run of characters, `_` exactly one character, letters compared without
 // case for ASCII only; a NULL operand matches nothing.
+import { foldAscii, likeLines, type LikeLines } from '../../../fixtures/dkan/like-texts.js';
 
-/** The LIKE operands of one column's dictionary, as one text: "\n" + value of rank 1 + "\n" + ... + "\n". */
-export interface LikeTexts {
-  /** ASCII letters lowered (both sides are lowered the same way, so comparing exactly is LIKE's folding). */
-  text: string;
-  /** Where rank r's text starts in `text` (lines[r]); lines[distinct + 1] is one past the last newline. */
-  lines: Uint32Array;
+/** The LIKE operands of one column's dictionary (fixtures/dkan/like-texts.ts) and its NULLs. */
+export interface LikeTexts extends LikeLines {
   /** Ranks whose operand is NULL. */
   nulls: Set<number>;
 }
-
-const foldAscii = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
 /**
  * The texts of a dictionary from SQL giving every rank's operand as one text joined by "\n" and the ranks
  * whose operand is NULL; null when a value could be misread in the joined text (a line break or NUL in it).
  */
 export function likeTexts(joined: string, distinct: number, nullRanks: number[]): LikeTexts | null {
-  if (/[\0\r\u2028\u2029]/.test(joined)) return null;
-  const text = `\n${/[A-Z]/.test(joined) ? foldAscii(joined) : joined}\n`;
-  const lines = new Uint32Array(distinct + 2);
-  let r = 1;
-  lines[1] = 1;
-  for (let i = text.indexOf('\n', 1); i < text.length - 1; i = text.indexOf('\n', i + 1)) {
-    r++;
-    if (r > distinct) return null;
-    lines[r] = i + 1;
-  }
-  if (r !== distinct) return null;
-  lines[distinct + 1] = text.length;
-  return { text, lines, nulls: new Set(nullRanks) };
+  const t = likeLines(joined, distinct);
+  return t && { ...t, nulls: new Set(nullRanks) };
 }
 
 /** The rank whose line holds offset `at` of the text. */
