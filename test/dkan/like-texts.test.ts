@@ -88,10 +88,12 @@ describe('LIKE texts stored with the ranks', () => {
     const fromStore = likes();
     expect(fromStore[3], 'a value with a line break').toBeNull();
     const price = fromStore[0]!;
-    const member = new Uint8Array(price.lines.length - 1);
+    const member = new Uint8Array(price.distinct + 1);
     expect(markLike(price, '%.50', member)).toBe(true);
     expect([...member]).toEqual([0, 0, 0, 1, 0]);
     db.exec('DELETE FROM dkan_like_texts');
+    expect(likes()).toEqual(fromStore);
+    db.exec('DROP TABLE dkan_like_texts');
     expect(likes()).toEqual(fromStore);
     db.close();
   });
