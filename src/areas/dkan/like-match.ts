@@ -1,51 +1,57 @@
 // SQLite's LIKE (no ESCAPE, case_sensitive_like off) over a column's dictionary, in JavaScript: the text
-// every distinct value shows to LIKE is read once from SQLite, and each pattern then costs a string search
+// every distinct value shows to LIKE is made at build time, and each pattern then costs a string search
 // instead of formatting and testing every distinct value again. Semantics, from sqlite.org/lang_expr.html#like
 // and func.c patternCompare: `%` any run of characters, `_` exactly one character, letters compared without
 // case for ASCII only; a NULL operand matches nothing.
+import { foldAscii, LINE_STEP, likeLines, type LikeLines } from '../../../fixtures/dkan/like-texts.js';
 
-/** The LIKE operands of one column's dictionary, as one text: "\n" + value of rank 1 + "\n" + ... + "\n". */
-export interface LikeTexts {
-  /** ASCII letters lowered (both sides are lowered the same way, so comparing exactly is LIKE's folding). */
-  text: string;
-  /** Where rank r's text starts in `text` (lines[r]); lines[distinct + 1] is one past the last newline. */
-  lines: Uint32Array;
+/** The LIKE operands of one column's dictionary (fixtures/dkan/like-texts.ts) and its NULLs. */
+export interface LikeTexts extends LikeLines {
   /** Ranks whose operand is NULL. */
   nulls: Set<number>;
 }
-
-const foldAscii = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
 /**
  * The texts of a dictionary from SQL giving every rank's operand as one text joined by "\n" and the ranks
  * whose operand is NULL; null when a value could be misread in the joined text (a line break or NUL in it).
  */
 export function likeTexts(joined: string, distinct: number, nullRanks: number[]): LikeTexts | null {
-  if (/[\0\r\u2028\u2029]/.test(joined)) return null;
-  const text = `\n${/[A-Z]/.test(joined) ? foldAscii(joined) : joined}\n`;
-  const lines = new Uint32Array(distinct + 2);
-  let r = 1;
-  lines[1] = 1;
-  for (let i = text.indexOf('\n', 1); i < text.length - 1; i = text.indexOf('\n', i + 1)) {
-    r++;
-    if (r > distinct) return null;
-    lines[r] = i + 1;
-  }
-  if (r !== distinct) return null;
-  lines[distinct + 1] = text.length;
-  return { text, lines, nulls: new Set(nullRanks) };
+  const t = likeLines(joined, distinct);
+  return t && { ...t, nulls: new Set(nullRanks) };
 }
 
-/** The rank whose line holds offset `at` of the text. */
-function rankAt(t: LikeTexts, at: number): number {
-  let lo = 1;
-  let hi = t.lines.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (t.lines[mid]! <= at) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+/**
+ * Finds the rank whose line holds an offset of the text, and where that line ends (its "\n"), for offsets
+ * given in increasing order: from the line found last when it is in the same stretch of LINE_STEP lines,
+ * else from the nearest mark, so a pass over the whole text scans each line at most once.
+ */
+function lineFinder(t: LikeTexts): (at: number) => { rank: number; end: number } {
+  const { text, marks } = t;
+  let block = -1;
+  let rank = 0;
+  let start = 0;
+  let end = -1;
+  return (at) => {
+    let lo = 0;
+    let hi = marks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (marks[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    if (lo !== block || at < start) {
+      block = lo;
+      rank = lo * LINE_STEP + 1;
+      start = marks[lo]!;
+      end = text.indexOf('\n', start);
+    }
+    while (end < at) {
+      rank++;
+      start = end + 1;
+      end = text.indexOf('\n', start);
+    }
+    return { rank, end };
+  };
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -60,7 +66,8 @@ export function markLike(t: LikeTexts, pattern: string, member: Uint8Array): boo
   // SQLite refuses patterns over SQLITE_LIMIT_LIKE_PATTERN_LENGTH bytes and stops reading at a NUL.
   if (pattern.length > 1000 || /[\0\n\r\u2028\u2029]/.test(pattern) || LONE_SURROGATE.test(pattern)) return false;
   const p = foldAscii(pattern);
-  const distinct = t.lines.length - 2;
+  const { distinct } = t;
+  const lineAt = lineFinder(t);
   const mark = (rank: number) => {
     if (!t.nulls.has(rank)) member[rank] = 1;
   };
@@ -77,18 +84,18 @@ export function markLike(t: LikeTexts, pattern: string, member: Uint8Array): boo
     for (;;) {
       const at = t.text.indexOf(needle, from);
       if (at < 0) break;
-      const rank = rankAt(t, open ? at : at + 1);
+      const { rank, end } = lineAt(open ? at : at + 1);
       mark(rank);
-      from = t.lines[rank + 1]! - 1;
+      from = end;
     }
     return true;
   }
   const body = [...p].map((c) => (c === '%' ? '[^\\n]*' : c === '_' ? '[^\\n]' : escapeRegExp(c))).join('');
   const re = new RegExp(`(?<=\\n)${body}(?=\\n)`, 'gu');
   for (let hit = re.exec(t.text); hit !== null; hit = re.exec(t.text)) {
-    const rank = rankAt(t, hit.index);
+    const { rank, end } = lineAt(hit.index);
     mark(rank);
-    re.lastIndex = t.lines[rank + 1]!;
+    re.lastIndex = end + 1;
   }
   return true;
 }

@@ -10,11 +10,12 @@
 //
 // Memory held per query process and resource: 4 bytes per row for each column used (ranks) and for each
 // column sorted on (its order), 4 bytes per rank of each column counted on, the combined orders up to rank-order.ts's bound (64 MiB), and
-// for each column a pattern ran on, its LIKE texts (operand bytes + 5 per distinct value).
+// for each column a pattern ran on, its LIKE texts (operand bytes + 1 per distinct value, as stored).
+import { computeLikeLines, readStoredLines } from '../../../fixtures/dkan/like-texts.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
 import type { Condition, ConditionGroup, DkanQuery } from './parse.js';
-import { likeTexts, markLike, type LikeTexts } from './like-match.js';
+import { markLike, type LikeTexts } from './like-match.js';
 import { Orders, type RankSource, type SortKey, type Walk } from './rank-order.js';
 import { conditionSql, patternOperand } from './sql.js';
 
@@ -46,7 +47,7 @@ class RankedColumn implements RankSource {
 
   /**
    * LIKE's operands of the dictionary (like-match.ts), read on the first pattern on the column and kept:
-   * about (average operand length + 5) bytes per distinct value. null when they cannot be used.
+   * about (average operand length + 1) bytes per distinct value. null when they cannot be used.
    */
   get like(): LikeTexts | null {
     if (this.#like === undefined) this.#like = this.readLike();
@@ -72,26 +73,30 @@ export function rankedResource(store: FixtureStore, resource: Resource): RankedR
       .all(resource.distributionId) as { name: string; n: number }[];
     if (rows.length === 0) return null;
     const blob = store.prepare('SELECT ranks FROM dkan_ranks WHERE distribution_id = ? AND name = ?');
+    // A database from before the texts were stored has no such table; they are made as the builder makes them.
+    const stored = store.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'dkan_like_texts'").get()
+      ? store.prepare('SELECT text, marks FROM dkan_like_texts WHERE distribution_id = ? AND name = ?')
+      : null;
     const columns = new Map<string, RankedColumn>();
     for (const r of rows) {
       const position = resource.columns.findIndex((c) => c.name === r.name);
       const column = resource.columns[position]!;
       const dict = `${resource.table}_d${position}`;
       const read = () => blob.pluck(true).get(resource.distributionId, r.name) as Buffer;
-      const readLike = () => {
-        const operand = patternOperand(`${dict}.${column.ident}`, column);
-        // In rank order by a subquery: an ORDER BY inside group_concat() would sort the texts again.
-        const joined = store
-          .prepare(
-            `SELECT group_concat(o, char(10)) FROM (SELECT COALESCE(${operand}, '') AS o FROM ${dict} ORDER BY rank)`,
-          )
-          .pluck(true)
-          .get() as string | null;
+      const readLike = (): LikeTexts | null => {
+        const row = stored?.get(resource.distributionId, r.name) as
+          | { text: string | null; marks: Buffer | null }
+          | undefined;
+        const texts = row
+          ? readStoredLines(row.text, row.marks, r.n)
+          : computeLikeLines(store.db, dict, column.ident, column, r.n);
+        if (texts === null) return null;
         // A formatted operand (decimals, MM/DD/YYYY dates) is never NULL; a plain column's is where it is NULL.
+        const operand = patternOperand(`${dict}.${column.ident}`, column);
         const nulls = operand.startsWith(`${dict}.`)
           ? (store.prepare(`SELECT rank FROM ${dict} WHERE ${operand} IS NULL`).pluck(true).all() as number[])
           : [];
-        return likeTexts(joined ?? '', r.n, nulls);
+        return { ...texts, nulls: new Set(nulls) };
       };
       columns.set(r.name, new RankedColumn(r.name, read, readLike, r.n, dict));
     }

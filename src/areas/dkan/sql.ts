@@ -1,6 +1,7 @@
 // The checked query model -> SQL on the resources' tables (with bound values), the CSV header and the `schema` key.
 // Building only: nothing here runs a statement, so execution can move elsewhere without touching this.
 import { displaySql, ftsTableOf, MAX_JSON_ARGS, ROW_JSON_COLUMN, rowJsonSql } from '../../../fixtures/dkan/layout.js';
+import { patternOperandSql } from '../../../fixtures/dkan/like-texts.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
 import {
   MATCH_TERM,
@@ -50,7 +51,7 @@ function displayOf(ident: string, col: Column): string {
 
 /** The left operand of LIKE for a column (`ident` as written in the statement). */
 export function patternOperand(ident: string, col: Column): string {
-  return col.type === 'decimal' || (col.type === 'date' && col.dateFormat === 'mdy') ? displayOf(ident, col) : ident;
+  return col === RECORD_NUMBER ? ident : patternOperandSql(ident, col);
 }
 
 class SqlBuilder {
