@@ -9,8 +9,9 @@
 // per key list and kept (rank-order.ts); a single condition is counted from its ranks' run lengths.
 //
 // Memory held per query process and resource: 4 bytes per row for each column used (ranks) and for each
-// column sorted on (its order), 4 bytes per rank of each column counted on, the combined orders up to rank-order.ts's bound (64 MiB), and
-// for each column a pattern ran on, its LIKE texts (operand bytes + 1 per distinct value, as stored).
+// column sorted on (its order), 4 bytes per rank of each column counted on, the combined orders up to
+// rank-order.ts's bound (64 MiB), and for each column a pattern ran on, its LIKE texts (operand bytes + 1 per
+// distinct value, as stored).
 import { computeLikeLines, readStoredLines } from '../../../fixtures/dkan/like-texts.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
