@@ -59,8 +59,30 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const escapeRegExp = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/]/g, (c) => `\\${c}`);
 
 /**
+ * The pattern as a regular expression over one line, or null when a backtracking engine could take more
+ * than linear time on it. Each run of wildcards becomes one quantifier (`%_%_` is "at least two
+ * characters"), so a run costs one step, as in SQLite's patternCompare. A run with `%` followed by more
+ * pattern makes the engine retry what follows at every position: with two such runs the tries multiply
+ * (`%a%b%` on a long line without `b`), where SQLite stops at the first run that cannot match
+ * (SQLITE_NOWILDCARDMATCH). Those patterns are left to SQLite.
+ */
+function wildcardBody(p: string): string | null {
+  const parts = p.match(/[%_]+|[^%_]+/gu) ?? [];
+  let retried = 0;
+  const body = parts.map((part, i) => {
+    if (!/^[%_]/.test(part)) return escapeRegExp(part);
+    const singles = part.length - part.replaceAll('_', '').length;
+    if (!part.includes('%')) return `[^\\n]{${singles}}`;
+    if (i < parts.length - 1) retried++;
+    return `[^\\n]{${singles},}`;
+  });
+  return retried > 1 ? null : body.join('');
+}
+
+/**
  * Marks in `member` (indexed by rank) the ranks whose operand is LIKE `pattern`; false when the pattern is
- * one this matcher leaves to SQLite (very long, a NUL, a line break or a lone surrogate in it).
+ * one this matcher leaves to SQLite (very long, a NUL, a line break or a lone surrogate in it, or more than
+ * one `%` run with pattern after it: see wildcardBody).
  */
 export function markLike(t: LikeTexts, pattern: string, member: Uint8Array): boolean {
   // SQLite refuses patterns over SQLITE_LIMIT_LIKE_PATTERN_LENGTH bytes and stops reading at a NUL.
@@ -90,7 +112,8 @@ export function markLike(t: LikeTexts, pattern: string, member: Uint8Array): boo
     }
     return true;
   }
-  const body = [...p].map((c) => (c === '%' ? '[^\\n]*' : c === '_' ? '[^\\n]' : escapeRegExp(c))).join('');
+  const body = wildcardBody(p);
+  if (body === null) return false;
   const re = new RegExp(`(?<=\\n)${body}(?=\\n)`, 'gu');
   for (let hit = re.exec(t.text); hit !== null; hit = re.exec(t.text)) {
     const { rank, end } = lineAt(hit.index);
