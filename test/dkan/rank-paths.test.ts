@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import Database from '../../fixtures/lib/sqlite.js';
 import { mulberry32 } from '../../fixtures/lib/prng.js';
 import { likeTexts, markLike } from '../../src/areas/dkan/like-match.js';
-import { Orders, type RankSource, type SortKey } from '../../src/areas/dkan/rank-order.js';
+import { Orders, combinedOrders, type RankSource, type SortKey } from '../../src/areas/dkan/rank-order.js';
 import { catalogOf } from '../../src/areas/dkan/datasets.js';
 import { sqlForRequest } from '../../bench/dkan-shapes.js';
 import { testApp } from '../helpers/app.js';
@@ -113,6 +113,42 @@ describe('row orders kept per sort-key list', () => {
       const got = Array.from({ length: rows }, (_, k) => walk.at(k));
       expect(got, JSON.stringify(keys.map((k) => [k.col?.name ?? 'rn', k.desc]))).toEqual(want);
     }
+  });
+
+  it('keeps the combined orders of resources with the same column names apart in one shared bound', () => {
+    const rows = 500;
+    const shared = combinedOrders();
+    const [one, two] = [new Orders(rows, shared, 'one'), new Orders(rows, shared, 'two')];
+    const a1 = column('a', 3, rows);
+    const b1 = column('b', 7, rows);
+    const a2 = column('a', 3, rows);
+    const b2 = column('b', 7, rows);
+    const walkOf = (orders: Orders, keys: SortKey[]) => {
+      const walk = orders.walk(keys);
+      return Array.from({ length: rows }, (_, k) => walk.at(k));
+    };
+    const first = walkOf(one, [
+      { col: a1, desc: false },
+      { col: b1, desc: true },
+    ]);
+    const second = walkOf(two, [
+      { col: a2, desc: false },
+      { col: b2, desc: true },
+    ]);
+    expect(shared.size).toBe(2);
+    // Each as a store of its own would walk it: the other resource's order under the same names is not used.
+    expect(
+      walkOf(new Orders(rows), [
+        { col: a2, desc: false },
+        { col: b2, desc: true },
+      ]),
+    ).toEqual(second);
+    expect(
+      walkOf(new Orders(rows), [
+        { col: a1, desc: false },
+        { col: b1, desc: true },
+      ]),
+    ).toEqual(first);
   });
 });
 

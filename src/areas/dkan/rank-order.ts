@@ -92,16 +92,30 @@ function sortBy(
 /** Orders of several columns kept per store, up to this many bytes (4 per row each; 16 orders at 1M rows). */
 const MAX_ORDER_BYTES = 64 * 1024 * 1024;
 
+/** Where the combined orders of every resource of a store are kept: one bound for all of them. */
+export type CombinedOrders = LRUCache<string, Uint32Array>;
+
+export function combinedOrders(): CombinedOrders {
+  return new LRUCache<string, Uint32Array>({
+    maxSize: MAX_ORDER_BYTES,
+    sizeCalculation: (o) => Math.max(1, o.byteLength),
+  });
+}
+
 export class Orders {
   readonly #columns = new Map<string, ColumnOrder>();
   /** Run starts of columns only counted on, not sorted on (4 bytes per rank). */
   readonly #counted = new Map<string, Uint32Array>();
-  readonly #multi = new LRUCache<string, Uint32Array>({
-    maxSize: MAX_ORDER_BYTES,
-    sizeCalculation: (o) => Math.max(1, o.byteLength),
-  });
-
-  constructor(readonly rows: number) {}
+  /**
+   * @param rows the resource's rows
+   * @param multi where combined orders are kept, shared by the resources of a store (keys carry `prefix`)
+   * @param prefix what tells this resource's combined orders from another's in `multi`
+   */
+  constructor(
+    readonly rows: number,
+    private readonly multi: CombinedOrders = combinedOrders(),
+    private readonly prefix = '',
+  ) {}
 
   /** One column's order and runs (kept as long as the store: 4 bytes per row and per rank). */
   of(col: RankSource): ColumnOrder {
@@ -146,13 +160,13 @@ export class Orders {
     if (rel.length === 1 || (rel.length === 2 && rel[1]!.col === null && !lastDesc)) {
       order = this.of(first.col).order;
     } else {
-      const id = rel.map((k) => `${k.col?.name ?? ''}${k.desc ? '\0d' : '\0a'}`).join('\0\0');
-      let made = this.#multi.get(id);
+      const id = `${this.prefix}\0\0${rel.map((k) => `${k.col?.name ?? ''}${k.desc ? '\0d' : '\0a'}`).join('\0\0')}`;
+      let made = this.multi.get(id);
       if (!made) {
         // When every run of the first key is short (nearly unique values), each run is sorted in place;
         // else one stable counting pass per key, least significant first.
         made = longestRun(this.of(first.col).starts) > SHORT_RUNS ? this.#byPasses(rel) : this.#byRuns(rel);
-        this.#multi.set(id, made);
+        this.multi.set(id, made);
       }
       order = made;
     }

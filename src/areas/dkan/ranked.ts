@@ -9,15 +9,16 @@
 // per key list and kept (rank-order.ts); a single condition is counted from its ranks' run lengths.
 //
 // Memory held per query process and resource: 4 bytes per row for each column used (ranks) and for each
-// column sorted on (its order), 4 bytes per rank of each column counted on, the combined orders up to
-// rank-order.ts's bound (64 MiB), and for each column a pattern ran on, its LIKE texts (operand bytes + 1 per
-// distinct value, as stored).
+// column sorted on (its order), 4 bytes per rank of each column counted on, and for each column a pattern ran
+// on, its LIKE texts (operand bytes + 1 per distinct value, as stored); per store, the combined orders of all
+// its resources up to rank-order.ts's bound (64 MiB). A query's filter holds one byte per row for each level
+// of nesting of its conditions.
 import { computeLikeLines, readStoredLines } from '../../../fixtures/dkan/like-texts.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
 import type { Condition, ConditionGroup, DkanQuery } from './parse.js';
 import { markLike, type LikeTexts } from './like-match.js';
-import { Orders, type RankSource, type SortKey, type Walk } from './rank-order.js';
+import { Orders, combinedOrders, type RankSource, type SortKey, type Walk } from './rank-order.js';
 import { conditionSql, patternOperand } from './sql.js';
 
 /** One column's ranks, read from the database the first time a query uses the column. */
@@ -101,7 +102,9 @@ export function rankedResource(store: FixtureStore, resource: Resource): RankedR
       };
       columns.set(r.name, new RankedColumn(r.name, read, readLike, r.n, dict));
     }
-    return { rows: resource.rows, columns, orders: new Orders(resource.rows) };
+    // One bound for the combined orders of all the store's resources (rank-order.ts).
+    const multi = store.memo('dkan:combined-orders', combinedOrders);
+    return { rows: resource.rows, columns, orders: new Orders(resource.rows, multi, resource.distributionId) };
   });
 }
 
@@ -241,26 +244,41 @@ class Planner {
 /** The rows a filter keeps, as a byte per record_number (1: kept), and how many. */
 function filterRows(f: Filter, rows: number): { keep: Uint8Array; count: number } {
   const keep = new Uint8Array(rows + 1);
+  fillFilter(f, keep, rows);
+  let count = 0;
+  for (let rn = 1; rn <= rows; rn++) count += keep[rn]!;
+  return { keep, count };
+}
+
+/**
+ * Writes each row's verdict (0 or 1) into `into`, combining a group's conditions in place: one array per
+ * level of nesting, however many conditions a group holds.
+ */
+function fillFilter(f: Filter, into: Uint8Array, rows: number): void {
   if (f.kind === 'leaf') {
     const { member } = f;
     const ranks = f.col.ranks;
-    let count = 0;
-    for (let rn = 1; rn <= rows; rn++) {
-      const k = member[ranks[rn]!]!;
-      keep[rn] = k;
-      count += k;
+    for (let rn = 1; rn <= rows; rn++) into[rn] = member[ranks[rn]!]!;
+    return;
+  }
+  const and = f.kind === 'and';
+  into.fill(and ? 1 : 0, 1, rows + 1);
+  let inner: Uint8Array | null = null;
+  for (const part of f.parts) {
+    let verdict: (rn: number) => number;
+    if (part.kind === 'leaf') {
+      const { member } = part;
+      const ranks = part.col.ranks;
+      verdict = (rn) => member[ranks[rn]!]!;
+    } else {
+      inner ??= new Uint8Array(rows + 1);
+      fillFilter(part, inner, rows);
+      const done = inner;
+      verdict = (rn) => done[rn]!;
     }
-    return { keep, count };
+    if (and) for (let rn = 1; rn <= rows; rn++) into[rn]! &= verdict(rn);
+    else for (let rn = 1; rn <= rows; rn++) into[rn]! |= verdict(rn);
   }
-  const parts = f.parts.map((p) => filterRows(p, rows).keep);
-  let count = 0;
-  for (let rn = 1; rn <= rows; rn++) {
-    let k = f.kind === 'and' ? 1 : 0;
-    for (const p of parts) k = f.kind === 'and' ? k & p[rn]! : k | p[rn]!;
-    keep[rn] = k;
-    count += k;
-  }
-  return { keep, count };
 }
 
 /** How many rows a condition's ranks hold: one step per distinct value, from its column's runs. */
