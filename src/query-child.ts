@@ -2,6 +2,7 @@
 // to fixture and scenario database files. The parent SIGKILLs it when a job runs over its budget.
 import Database from '../fixtures/lib/sqlite.js';
 import { FixtureStore } from './platform/data/fixture-store.js';
+import { processCpuMs } from './platform/data/process-cpu.js';
 import { TASKS, type TaskName } from './query-tasks.js';
 
 interface JobMessage {
@@ -47,8 +48,14 @@ function storeFor(path: string, fingerprint: string): FixtureStore | null {
   return store;
 }
 
-/** CPU time (user + system, ms) this process has used: the parent's baseline for the next job's cost. */
+/**
+ * CPU time (user + system, ms) this process has used: the parent's baseline for the next job's cost. Read
+ * where the parent reads it when a job may have turned slow (/proc, in 10 ms ticks on Linux), so that both
+ * ends of the difference come from one clock.
+ */
 function cpuMs(): number {
+  const fromProc = processCpuMs(process.pid);
+  if (fromProc !== null) return fromProc;
   const used = process.cpuUsage();
   return (used.user + used.system) / 1000;
 }
