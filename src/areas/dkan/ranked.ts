@@ -13,6 +13,7 @@
 // on, its LIKE texts (operand bytes + 1 per distinct value, as stored); per store, the combined orders of all
 // its resources up to rank-order.ts's bound (64 MiB). A query's filter holds one byte per row for each level
 // of nesting of its conditions.
+import { uint32sOfBlob } from '../../../fixtures/dkan/layout.js';
 import { computeLikeLines, readStoredLines } from '../../../fixtures/dkan/like-texts.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
@@ -39,12 +40,8 @@ class RankedColumn implements RankSource {
   /** Dense rank (1-based, SQL order) of each row's value, indexed by record_number. */
   get ranks(): Uint32Array {
     if (this.#ranks) return this.#ranks;
-    const blob = this.read();
-    // Copied into an aligned buffer of its own: the blob's Buffer may sit at any offset of a shared pool.
-    const ranks = new Uint32Array(blob.byteLength / 4);
-    Buffer.from(ranks.buffer).set(blob);
-    this.#ranks = ranks;
-    return ranks;
+    this.#ranks = uint32sOfBlob(this.read());
+    return this.#ranks;
   }
 
   /**
