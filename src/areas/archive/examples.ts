@@ -1,9 +1,8 @@
 // Requests that work on this store's items: the dashboard offers them to copy.
 import type { AreaDocs, AreaExample } from '../../platform/area.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
+import { encodeFileName } from './files.js';
 import { catalogItems, findItem } from './queries.js';
-
-const segment = (s: string) => s.split('/').map(encodeURIComponent).join('/');
 
 export function archiveExamples(store: FixtureStore): AreaExample[] {
   const items = catalogItems(store).filter((i) => i.status === 'ok');
@@ -20,7 +19,7 @@ export function archiveExamples(store: FixtureStore): AreaExample[] {
       out.push({
         title: `Download ${file}`,
         method: 'GET',
-        path: `/download/${encodeURIComponent(item.identifier)}/${segment(file)}`,
+        path: `/download/${encodeURIComponent(item.identifier)}/${encodeFileName(file)}`,
       });
     }
     return out;

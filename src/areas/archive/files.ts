@@ -63,6 +63,9 @@ export function contentTypeFor(name: string): string {
   return type.startsWith('text/') ? `${type}; charset=utf-8` : type;
 }
 
+/** A file's name as its URL path spells it: each segment percent-encoded, the slashes kept. */
+export const encodeFileName = (name: string): string => name.split('/').map(encodeURIComponent).join('/');
+
 /** nginx's ETag: hex mtime and hex size. */
 export function etagFor(file: FileRow): string {
   return `"${file.mtime.toString(16)}-${file.size.toString(16)}"`;
@@ -142,7 +145,7 @@ export async function sendItemFile(
   // Defence in depth: names come from the item's file list, and must still resolve inside its folder.
   const full = path.resolve(itemDir, file.name);
   if (!full.startsWith(itemDir + path.sep)) throw new ArchiveError(404);
-  const encoded = file.name.split('/').map(encodeURIComponent).join('/');
+  const encoded = encodeFileName(file.name);
   const etag = etagFor(file);
   const chunk = readAhead.take();
   let result: Awaited<ReturnType<typeof send>>;

@@ -14,7 +14,7 @@ import type { SwaggerTransform } from '@fastify/swagger';
 import type { AreaPluginOptions } from '../../platform/area.js';
 import { ArchiveError } from './errors.js';
 import { searchRoutes } from './search-routes.js';
-import { ReadAhead, sendItemFile } from './files.js';
+import { encodeFileName, ReadAhead, sendItemFile } from './files.js';
 import { dataNodeOf, ensureFileOnDisk, itemRecordJson, recordPath, resolveDownload, type FileRow } from './queries.js';
 import { realHostOf } from '../../platform/hosts/real-hosts.js';
 import {
@@ -57,10 +57,6 @@ const filenameInDocs = wildcardInDocs('filename');
 /** Sends JSON text that is already serialised (records are stored ready to send). */
 function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
   return reply.type(JSON_TYPE).send(text);
-}
-
-function encodeName(name: string): string {
-  return name.split('/').map(encodeURIComponent).join('/');
 }
 
 function optionalInt(raw: string | undefined): number | undefined {
@@ -174,7 +170,7 @@ function downloadRoutes(app: ArchiveApp, { config }: AreaPluginOptions, files: F
       // Like the front end: the data node itself refuses dark items, so those are redirected too.
       if (!found.ok && found.status !== 403) throw new ArchiveError(found.status);
       const node = found.item!.node;
-      const nodePath = `/${node}/items/${encodeURIComponent(identifier)}/${encodeName(name)}`;
+      const nodePath = `/${node}/items/${encodeURIComponent(identifier)}/${encodeFileName(name)}`;
       // Under archive.org's own name the hop goes to the item's data node, https://{server}{dir}/{file},
       // which the client then reaches through the same proxy.
       const server = realHostOf(request.raw) ? dataNodeOf(request.store, identifier) : undefined;
