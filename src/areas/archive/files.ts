@@ -110,9 +110,9 @@ export class ReadAhead {
   #active = 0;
 
   constructor(
+    /** The whole budget, and so the largest chunk: what a lone download reads at a time. */
     private readonly budget = 256 * KiB,
     private readonly min = 16 * KiB,
-    private readonly max = 256 * KiB,
   ) {}
 
   /** The chunk size for a download starting now; `release` when its stream closes (more calls are ignored). */
@@ -120,7 +120,7 @@ export class ReadAhead {
     this.#active += 1;
     const share = this.budget / this.#active;
     let bytes = this.min;
-    while (bytes * 2 <= Math.min(share, this.max)) bytes *= 2;
+    while (bytes * 2 <= share) bytes *= 2;
     let held = true;
     const release = () => {
       if (held) this.#active -= 1;
