@@ -4,6 +4,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { availableParallelism, setPriority } from 'node:os';
 import { TASKS, type TaskInput, type TaskName, type TaskResult } from '../../query-tasks.js';
 import type { FixtureStore } from './fixture-store.js';
+import { childEnv } from './child-env.js';
 import { processCpuMs } from './process-cpu.js';
 import { queryChildScript } from './query-child-script.js';
 import type { Step } from './steps.js';
@@ -166,6 +167,7 @@ export class QueryPool {
     const child = fork(queryChildScript(), [], {
       serialization: 'advanced',
       execArgv: [],
+      env: childEnv(process.env),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     // An idle executor does not keep the server's process alive.
