@@ -75,7 +75,9 @@ export function rankedResource(store: FixtureStore, resource: Resource): RankedR
     const blob = store.prepare('SELECT ranks FROM dkan_ranks WHERE distribution_id = ? AND name = ?');
     // A database from before the texts were stored has no such table; they are made as the builder makes them.
     const stored = store.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'dkan_like_texts'").get()
-      ? store.prepare('SELECT CAST(text AS BLOB) AS text, marks FROM dkan_like_texts WHERE distribution_id = ? AND name = ?')
+      ? store.prepare(
+          'SELECT CAST(text AS BLOB) AS text, marks FROM dkan_like_texts WHERE distribution_id = ? AND name = ?',
+        )
       : null;
     const columns = new Map<string, RankedColumn>();
     for (const r of rows) {
