@@ -84,7 +84,7 @@ process.on('message', (msg: Message) => {
         // Gone or replaced meanwhile: the first job that names it says so.
       }
     }
-    process.send!({ idle: true, cpuMs: cpuMs() });
+    reply({ idle: true, cpuMs: cpuMs() });
     return;
   }
   if ('forget' in msg) {
@@ -92,8 +92,23 @@ process.on('message', (msg: Message) => {
     open.delete(msg.forget);
     return;
   }
-  process.send!(handle(msg));
+  reply(handle(msg));
 });
-// The parent is gone: nothing left to answer.
+
+/** The server is gone (its end of the channel closed, EPIPE): nothing is left to answer. */
+const serverGone = (err: Error | null) => {
+  if (err) process.exit(0);
+};
+
+/**
+ * Sends to the server. A server killed outright (SIGKILL, a crash) can be gone before this process hears
+ * of it; without a callback, the failed write would be an unhandled 'error' and a stack trace on the
+ * terminal the two share.
+ */
+function reply(message: unknown): void {
+  if (!process.connected) process.exit(0);
+  process.send!(message, undefined, undefined, serverGone);
+}
+
 process.on('disconnect', () => process.exit(0));
-process.send!({ ready: true, cpuMs: cpuMs() });
+reply({ ready: true, cpuMs: cpuMs() });
