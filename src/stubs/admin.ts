@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { type AdminContext, metadataMatcher, requestRoutes } from './admin-requests.js';
 import { recordingRoutes, sendErrors } from './admin-recordings.js';
 import { MappingError, isObject } from './errors.js';
+import { re2Loaded, readyForPatterns } from './patterns.js';
 
 /** Bytes of one admin request body (an import of many mappings). */
 export const MAX_ADMIN_BODY_BYTES = 64 * 1024 * 1024;
@@ -126,6 +127,10 @@ export async function wiremockAdmin(app: FastifyInstance, ctx: AdminContext): Pr
     );
   });
   app.setNotFoundHandler((request, reply) => notFound(reply, `Admin route ${request.method} ${request.url}`));
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (re2Loaded() || request.body === undefined) return done();
+    readyForPatterns(request.body).then(() => done(), done);
+  });
   mappingRoutes(app, ctx);
   requestRoutes(app, ctx);
   scenarioRoutes(app, ctx);
