@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { MappingError } from '../stubs/errors.js';
+import { re2Loaded, readyForPatterns } from '../stubs/patterns.js';
 import { StubStore } from '../stubs/store.js';
 import { ScenarioError } from './errors.js';
 
@@ -64,7 +65,9 @@ export async function stubStoreFromFile(file: MappingsFile): Promise<StubStore> 
   for (let from = 0; from < text.length; ) {
     const newline = text.indexOf('\n', from);
     const end = newline < 0 ? text.length : newline;
-    store.add(JSON.parse(text.slice(from, end)));
+    const mapping: unknown = JSON.parse(text.slice(from, end));
+    if (!re2Loaded()) await readyForPatterns(mapping);
+    store.add(mapping);
     from = end + 1;
     if (performance.now() - sliceStart > SLICE_MS) {
       await yieldToLoop();

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ScenarioError } from '../scenarios/errors.js';
 import type { AdminContext } from './admin-requests.js';
 import { isObject } from './errors.js';
+import { readyForPatterns } from './patterns.js';
 import { type RecordedExchange, scenarioFromRecording } from './to-scenario.js';
 
 /** WireMock's error body: `{"errors": [{"code", "source": {"pointer"}, "title", "detail"}]}`. */
@@ -88,7 +89,9 @@ export function recordingRoutes(app: FastifyInstance, ctx: AdminContext): void {
       return reply.sent ? reply : { mappings: exchanges.map((x) => x.mapping), scenario };
     }
     const mappings = recorder.stop();
-    // As WireMock's `persist` default: the recorded mappings answer from now on.
+    // As WireMock's `persist` default: the recorded mappings answer from now on. A secret query parameter
+    // or header is recorded as a pattern (recorder.ts): RE2 may be needed for the first time here.
+    await readyForPatterns(mappings);
     store.addAll(mappings);
     return { mappings };
   });
@@ -102,7 +105,10 @@ export function recordingRoutes(app: FastifyInstance, ctx: AdminContext): void {
       return reply.sent ? reply : { mappings: exchanges.map((x) => x.mapping), scenario };
     }
     const mappings = recorder.snapshot();
-    if (body.persist !== false) store.addAll(mappings);
+    if (body.persist !== false) {
+      await readyForPatterns(mappings);
+      store.addAll(mappings);
+    }
     return { mappings };
   });
 }

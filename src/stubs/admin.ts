@@ -1,9 +1,9 @@
 // WireMock's admin API at /__admin (AdminRoutes): mappings, requests, scenarios, recordings, reset; mockyard's token applies.
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AdminContext, metadataMatcher, requestRoutes } from './admin-requests.js';
 import { recordingRoutes, sendErrors } from './admin-recordings.js';
 import { MappingError, isObject } from './errors.js';
-import { re2Loaded, readyForPatterns } from './patterns.js';
+import { loadRe2Soon, mayHoldRegex, re2Loaded } from './patterns.js';
 
 /** Bytes of one admin request body (an import of many mappings). */
 export const MAX_ADMIN_BODY_BYTES = 64 * 1024 * 1024;
@@ -97,8 +97,11 @@ export async function wiremockAdmin(app: FastifyInstance, ctx: AdminContext): Pr
   });
   // WireMock's clients send Content-Type: application/json on every call, bodies or not, and some send none.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_ADMIN_BODY_BYTES }, (_req, text, done) => {
+  // Requests whose body may hold the process's first regular expression: RE2 is loaded before their handler.
+  const bringsRegex = new WeakSet<FastifyRequest>();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_ADMIN_BODY_BYTES }, (req, text, done) => {
     if (typeof text !== 'string' || text.trim() === '') return done(null, undefined);
+    if (!re2Loaded() && mayHoldRegex(text)) bringsRegex.add(req);
     try {
       done(null, JSON.parse(text));
     } catch (err) {
@@ -128,8 +131,8 @@ export async function wiremockAdmin(app: FastifyInstance, ctx: AdminContext): Pr
   });
   app.setNotFoundHandler((request, reply) => notFound(reply, `Admin route ${request.method} ${request.url}`));
   app.addHook('preHandler', (request, _reply, done) => {
-    if (re2Loaded() || request.body === undefined) return done();
-    readyForPatterns(request.body).then(() => done(), done);
+    if (!bringsRegex.has(request)) return done();
+    loadRe2Soon().then(() => done());
   });
   mappingRoutes(app, ctx);
   requestRoutes(app, ctx);

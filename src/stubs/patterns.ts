@@ -25,6 +25,14 @@ const loadRe2 = (): typeof RE2 => (re2 ??= (createRequire(import.meta.url)('re2-
 /** Keys whose value is a regular expression, at any depth of a mapping or a request pattern. */
 const REGEX_KEYS = new Set(['matches', 'doesNotMatch', 'urlPattern', 'urlPathPattern']);
 
+/**
+ * Whether a JSON text may hold a regular expression: one of those keys, as JSON writes it. A key spelled
+ * with escapes is missed (RE2 is then loaded where the pattern is compiled, as before this check); a false
+ * hit (such a key in a response body) only loads RE2 sooner.
+ */
+export const mayHoldRegex = (text: string): boolean =>
+  /"(?:matches|doesNotMatch|urlPattern|urlPathPattern)"\s*:/.test(text);
+
 /** Whether a JSON value holds a regular expression (a walk with its own stack: bodies nest deeply). */
 function holdsRegex(json: unknown): boolean {
   const stack = [json];
@@ -33,9 +41,9 @@ function holdsRegex(json: unknown): boolean {
     if (typeof v !== 'object' || v === null) continue;
     if (Array.isArray(v)) for (const inner of v) stack.push(inner);
     else
-      for (const [key, inner] of Object.entries(v)) {
+      for (const key in v) {
         if (REGEX_KEYS.has(key)) return true;
-        stack.push(inner);
+        stack.push((v as Record<string, unknown>)[key]);
       }
   }
   return false;
@@ -45,18 +53,27 @@ function holdsRegex(json: unknown): boolean {
 export const re2Loaded = (): boolean => re2 !== null;
 
 /**
- * Loads RE2 before an admin request whose body holds the process's first regular expression, in turns of
- * the event loop that other requests may come between: loading re2-wasm (about 35 ms here) and its first
- * match (about 20 ms, the WebAssembly code compiled on first use), then the request itself. Done inside
- * the request that needed it, they made one pause of 80 ms (114-152 ms under CI's load) for every client.
+ * Loads RE2 in turns of the event loop that other requests may come between: loading re2-wasm (about
+ * 35 ms here), then its first match (about 20 ms, the WebAssembly code compiled on first use). Done
+ * inside the request that needed it, they made one pause of 80 ms (114-152 ms under CI's load) for every
+ * client. A failure is left to the pattern that needs RE2, which reports it as the mapping's error.
  */
-export async function readyForPatterns(body: unknown): Promise<void> {
-  if (re2 !== null || !holdsRegex(body)) return;
+export async function loadRe2Soon(): Promise<void> {
+  if (re2 !== null) return;
   await new Promise(setImmediate);
-  const Re2 = loadRe2();
+  try {
+    const Re2 = loadRe2();
+    await new Promise(setImmediate);
+    new Re2('a', 'u').test('a');
+  } catch {
+    return;
+  }
   await new Promise(setImmediate);
-  new Re2('a', 'u').test('a');
-  await new Promise(setImmediate);
+}
+
+/** Loads RE2 (loadRe2Soon) before mappings or request patterns that hold the process's first regular expression. */
+export async function readyForPatterns(json: unknown): Promise<void> {
+  if (re2 === null && holdsRegex(json)) await loadRe2Soon();
 }
 
 /** Longest regular expression or JSON path a mapping may hold. */

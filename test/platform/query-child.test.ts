@@ -17,7 +17,12 @@ describe('a query process whose server is gone', () => {
       stderr += d;
     });
     child.disconnect();
-    const [code] = (await once(child, 'exit')) as [number | null];
+    // Its exit, and the end of its stderr: by then everything it wrote there has been read. (The child's own
+    // 'close' does not come once the parent has disconnected the channel.)
+    const [[code]] = (await Promise.all([once(child, 'exit'), once(child.stderr!, 'close')])) as [
+      [number | null],
+      unknown,
+    ];
     expect(stderr).toBe('');
     expect(code).toBe(0);
   });
