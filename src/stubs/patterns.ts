@@ -18,9 +18,10 @@ export type ValuePattern =
   | { kind: 'matchesJsonPath'; expression: string; sub: ValuePattern | null }
   | { kind: 'and' | 'or'; parts: ValuePattern[] };
 
-// re2-wasm compiles its WebAssembly when it is loaded: only a server whose stubs hold a pattern pays for it.
-let re2: typeof RE2 | null = null;
-const loadRe2 = (): typeof RE2 => (re2 ??= (createRequire(import.meta.url)('re2-wasm') as { RE2: typeof RE2 }).RE2);
+// re2-wasm compiles its WebAssembly when it is loaded: only a server whose stubs hold a pattern pays for it
+// (Node's module cache keeps it once loaded).
+const requireHere = createRequire(import.meta.url);
+const loadRe2 = (): typeof RE2 => (requireHere('re2-wasm') as { RE2: typeof RE2 }).RE2;
 
 /** Keys whose value is a regular expression, at any depth of a mapping or a request pattern. */
 const REGEX_KEYS = new Set(['matches', 'doesNotMatch', 'urlPattern', 'urlPathPattern']);
@@ -49,8 +50,8 @@ function holdsRegex(json: unknown): boolean {
   return false;
 }
 
-/** Whether RE2 has been loaded in this process. */
-export const re2Loaded = (): boolean => re2 !== null;
+/** Whether RE2 has been loaded in this process (is in Node's module cache). */
+export const re2Loaded = (): boolean => requireHere.cache[requireHere.resolve('re2-wasm')] !== undefined;
 
 /**
  * Loads RE2 in turns of the event loop that other requests may come between: loading re2-wasm (about
@@ -59,7 +60,7 @@ export const re2Loaded = (): boolean => re2 !== null;
  * client. A failure is left to the pattern that needs RE2, which reports it as the mapping's error.
  */
 export async function loadRe2Soon(): Promise<void> {
-  if (re2 !== null) return;
+  if (re2Loaded()) return;
   await new Promise(setImmediate);
   try {
     const Re2 = loadRe2();
@@ -73,7 +74,7 @@ export async function loadRe2Soon(): Promise<void> {
 
 /** Loads RE2 (loadRe2Soon) before mappings or request patterns that hold the process's first regular expression. */
 export async function readyForPatterns(json: unknown): Promise<void> {
-  if (re2 === null && holdsRegex(json)) await loadRe2Soon();
+  if (!re2Loaded() && holdsRegex(json)) await loadRe2Soon();
 }
 
 /** Longest regular expression or JSON path a mapping may hold. */

@@ -1,11 +1,15 @@
 // RE2 (re2-wasm) is loaded when the first regular expression arrives, in turns of the event loop that other
 // clients' requests can come between, not as one pause inside the request that brought it.
-import { describe, expect, it, vi } from 'vitest';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { mayHoldRegex, re2Loaded, readyForPatterns } from '../../src/stubs/patterns.js';
+import { testApp } from '../helpers/app.js';
 
-// Each test gets its own instance of the modules, with RE2 not yet loaded in them.
-const fresh = async () => {
-  vi.resetModules();
-  return import('../../src/stubs/patterns.js');
+const requireHere = createRequire(import.meta.url);
+
+/** As in a process that has not loaded RE2 yet: Node forgets the module, and its next use loads it again. */
+const forgetRe2 = () => {
+  delete requireHere.cache[requireHere.resolve('re2-wasm')];
 };
 
 /** Counts turns of the event loop (setImmediate callbacks) until stopped. */
@@ -26,7 +30,7 @@ function countTurns(): () => number {
 
 describe('loading RE2 for the first regular expression', () => {
   it('is not done for bodies without a regular expression, however deep they nest', async () => {
-    const { re2Loaded, readyForPatterns } = await fresh();
+    forgetRe2();
     let deep: unknown = { equalTo: 'x' };
     for (let i = 0; i < 100_000; i++) deep = [deep];
     const many = { mappings: Array.from({ length: 200_000 }, () => ({ request: { urlPath: '/a' } })) };
@@ -37,7 +41,7 @@ describe('loading RE2 for the first regular expression', () => {
   });
 
   it('is done for a pattern at any depth', async () => {
-    const { re2Loaded, readyForPatterns } = await fresh();
+    forgetRe2();
     expect(re2Loaded()).toBe(false);
     await readyForPatterns({
       mappings: [{ request: { urlPath: '/a', headers: { 'X-Trace': { and: [{ matches: '[0-9a-f]+' }] } } } }],
@@ -46,26 +50,24 @@ describe('loading RE2 for the first regular expression', () => {
   });
 
   it('tells from an admin body as sent whether it may hold one', async () => {
-    const { mayHoldRegex } = await fresh();
     expect(mayHoldRegex('{"request":{"urlPathPattern" : "/a/.*"}}')).toBe(true);
     expect(mayHoldRegex('{"request":{"headers":{"X":{"doesNotMatch":"b"}}}}')).toBe(true);
     expect(mayHoldRegex('{"request":{"urlPath":"/matches","headers":{"X":{"equalTo":"urlPattern"}}}}')).toBe(false);
   });
 
   it('happens before the admin handler, with other work let in between', async () => {
-    const patterns = await fresh();
-    const { testApp } = await import('../helpers/app.js');
     const { app } = await testApp();
+    forgetRe2();
     try {
       const post = async (mapping: object) => {
         const turns = countTurns();
         const res = await app.inject({ method: 'POST', url: '/__admin/mappings', payload: mapping });
         return { status: res.statusCode, turns: turns() };
       };
-      expect(patterns.re2Loaded()).toBe(false);
+      expect(re2Loaded()).toBe(false);
       const first = await post({ request: { urlPathPattern: '/orders/[0-9]+' }, response: { status: 204 } });
       expect(first.status).toBe(201);
-      expect(patterns.re2Loaded()).toBe(true);
+      expect(re2Loaded()).toBe(true);
       // RE2 loaded, the same kind of request is handled in fewer turns: the first one's were the loading's.
       const second = await post({ request: { urlPathPattern: '/items/[a-z]+' }, response: { status: 204 } });
       expect(second.status).toBe(201);
