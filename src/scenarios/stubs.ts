@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { MappingError } from '../stubs/errors.js';
-import { re2Loaded, readyForPatterns } from '../stubs/patterns.js';
+import { loadRe2Soon, mayHoldRegex, re2Loaded } from '../stubs/patterns.js';
 import { StubStore } from '../stubs/store.js';
 import { ScenarioError } from './errors.js';
 
@@ -62,12 +62,17 @@ export async function stubStoreFromFile(file: MappingsFile): Promise<StubStore> 
   const text = await readFile(file.path, 'utf8');
   const store = new StubStore();
   let sliceStart = performance.now();
+  // Each line is JSON.stringify's text of a mapping, so a pattern key is spelled as mayHoldRegex looks for it.
+  let re2Ready = re2Loaded();
   for (let from = 0; from < text.length; ) {
     const newline = text.indexOf('\n', from);
     const end = newline < 0 ? text.length : newline;
-    const mapping: unknown = JSON.parse(text.slice(from, end));
-    if (!re2Loaded()) await readyForPatterns(mapping);
-    store.add(mapping);
+    const line = text.slice(from, end);
+    if (!re2Ready && mayHoldRegex(line)) {
+      await loadRe2Soon();
+      re2Ready = true;
+    }
+    store.add(JSON.parse(line));
     from = end + 1;
     if (performance.now() - sliceStart > SLICE_MS) {
       await yieldToLoop();
