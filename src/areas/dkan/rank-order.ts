@@ -32,7 +32,7 @@ function runStarts(col: RankSource): Uint32Array {
   return starts;
 }
 
-export function columnOrder(col: RankSource): ColumnOrder {
+function columnOrder(col: RankSource): ColumnOrder {
   const ranks = col.ranks;
   const starts = runStarts(col);
   const order = new Uint32Array(ranks.length - 1);
