@@ -1,22 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { childEnv } from '../../src/platform/data/child-env.js';
 
+const OURS = 'glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864';
+
 describe('a query process environment', () => {
-  it("keeps the server's variables and asks glibc's malloc for huge pages", () => {
+  it("keeps the server's variables and asks glibc's malloc for heap blocks on huge pages", () => {
     const env = { PATH: '/bin', NODE_OPTIONS: '--trace-warnings' };
-    expect(childEnv(env)).toEqual({ ...env, GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' });
+    expect(childEnv(env)).toEqual({ ...env, GLIBC_TUNABLES: OURS });
     // The server's own environment object is not changed.
     expect(env).not.toHaveProperty('GLIBC_TUNABLES');
   });
 
   it("adds to the user's own tunables", () => {
     expect(childEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }).GLIBC_TUNABLES).toBe(
-      'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1',
+      `glibc.malloc.arena_max=2:${OURS}`,
     );
   });
 
-  it("leaves a user's own huge page setting alone", () => {
-    const env = { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' };
-    expect(childEnv(env)).toBe(env);
+  it("leaves each of a user's own malloc settings alone", () => {
+    expect(childEnv({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }).GLIBC_TUNABLES).toBe(
+      'glibc.malloc.hugetlb=0:glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864',
+    );
+    // A name that merely starts like one of ours is not the same setting.
+    expect(childEnv({ GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=4096' }).GLIBC_TUNABLES).toBe(
+      'glibc.malloc.mmap_threshold=4096:glibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=67108864',
+    );
+    const all = { GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=1:glibc.malloc.hugetlb=0:glibc.malloc.mmap_threshold=1' };
+    expect(childEnv(all)).toBe(all);
   });
 });
