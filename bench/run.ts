@@ -90,7 +90,17 @@ function goal(name: string, pass: boolean, value: string): void {
 }
 
 async function startMockyard(dataDir: string, extra: string[] = []): Promise<Server> {
-  const child = spawnNode([...LAUNCH_FLAGS, cli, '--port', '0', '--log-level', 'warn', '--data-dir', dataDir, ...extra]);
+  const child = spawnNode([
+    ...LAUNCH_FLAGS,
+    cli,
+    '--port',
+    '0',
+    '--log-level',
+    'warn',
+    '--data-dir',
+    dataDir,
+    ...extra,
+  ]);
   return waitReady(child, /ready at (http:\/\/\S+)/, (m) => m[1]!);
 }
 

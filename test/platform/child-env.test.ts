@@ -25,7 +25,9 @@ describe('a query process environment', () => {
     expect(childEnv({ GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=4096' }).GLIBC_TUNABLES).toBe(
       'glibc.malloc.mmap_threshold=4096:glibc.malloc.hugetlb=1:glibc.malloc.trim_threshold=67108864',
     );
-    const all = { GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=1:glibc.malloc.hugetlb=0:glibc.malloc.mmap_threshold=1' };
+    const all = {
+      GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=1:glibc.malloc.hugetlb=0:glibc.malloc.mmap_threshold=1',
+    };
     expect(childEnv(all)).toBe(all);
   });
 });
