@@ -1,7 +1,7 @@
 // The query executor: answers from child processes, a budget that kills the process running an over-budget
 // statement, cheap queries answered beside expensive ones, and scenario stores queried the same way.
 import { EventEmitter, once } from 'node:events';
-import { getPriority } from 'node:os';
+import { availableParallelism, getPriority } from 'node:os';
 import Database from '../../fixtures/lib/sqlite.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
@@ -113,6 +113,40 @@ describe('QueryPool', () => {
       expect(await first).toBeInstanceOf(WorkBudgetError);
     } finally {
       await narrow.close();
+    }
+  });
+
+  it('runs waiting lookups before waiting heavy jobs (joins), each kind in arrival order', async () => {
+    // One process, so that every job after the first waits; slowMs beyond the test, so none turns slow.
+    const single = new QueryPool({ size: 1, slowMs: 600_000, maxSlow: 1, maxProcesses: 1 });
+    try {
+      await single.run(store, [{ op: 'pluckGet', sql: 'SELECT 1', params: [] }], 30_000);
+      const order: string[] = [];
+      const job = (name: string, heavy: boolean) =>
+        single
+          .runTask(store, 'steps', [{ op: 'pluckGet', sql: 'SELECT ?', params: [name] }], 60_000, { heavy })
+          .then(() => order.push(name));
+      // The first takes the one process at once; the rest wait, queued in this same turn of the loop.
+      const done = [job('first', true), job('join1', true), job('lookup1', false), job('join2', true)];
+      done.push(job('lookup2', false));
+      await Promise.all(done);
+      expect(order).toEqual(['first', 'lookup1', 'lookup2', 'join1', 'join2']);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it('starts no more processes at once for waiting jobs than there are cores', async () => {
+    const fresh = new QueryPool({ size: 4, maxSlow: 4 });
+    try {
+      const jobs = Array.from({ length: 6 }, () =>
+        fresh.run(store, [{ op: 'pluckGet', sql: 'SELECT 1', params: [] }], 60_000),
+      );
+      // Forked in this turn of the loop: none can be ready yet.
+      expect(fresh.pids.length).toBe(Math.min(6, availableParallelism()));
+      expect(await Promise.all(jobs)).toEqual(Array.from({ length: 6 }, () => [1]));
+    } finally {
+      await fresh.close();
     }
   });
 

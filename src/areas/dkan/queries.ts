@@ -55,7 +55,10 @@ export async function runQuery(
   const out =
     q.sources.length === 0
       ? emptyAnswer(q, JSON.stringify(q.echo))
-      : await underBudget(pool.runTask(store, 'dkan:answer', input, config.queryTimeout));
+      : await underBudget(
+          // A join's work is bounded by the product of its tables' rows, a single resource's by its rows.
+          pool.runTask(store, 'dkan:answer', input, config.queryTimeout, { heavy: q.sources.length > 1 }),
+        );
   const body = out.body;
   return {
     contentType: out.contentType,

@@ -31,6 +31,8 @@ interface Job {
   cpuAtStart?: number;
   /** Set once the job runs longer than `slowMs`: it no longer holds one of the `size` places. */
   slow: boolean;
+  /** Waits behind the jobs that are not (runTask). */
+  heavy: boolean;
   slowTimer?: NodeJS.Timeout;
 }
 
@@ -100,6 +102,8 @@ export class QueryPool {
   #warming = true;
   #events: QueryPoolEvents;
   #watched = new WeakSet<FixtureStore>();
+  /** Processes that start at once for waiting jobs: the cores this process may run on. */
+  #startsAtOnce = Math.max(1, availableParallelism());
 
   constructor(options: QueryPoolOptions = {}, events: QueryPoolEvents = {}) {
     this.size = options.size ?? Math.min(4, Math.max(2, availableParallelism()));
@@ -123,12 +127,17 @@ export class QueryPool {
     return this.runTask(store, 'steps', steps, budgetMs);
   }
 
-  /** Runs a named task of query-tasks.ts on the store, under the same rules as `run`. */
+  /**
+   * Runs a named task of query-tasks.ts on the store, under the same rules as `run`. A `heavy` job (one the
+   * caller cannot bound by a table's rows, such as a join) waits behind every other job that is waiting:
+   * a lookup does not queue behind joins that may each run out their budget.
+   */
   runTask<N extends TaskName>(
     store: FixtureStore,
     task: N,
     input: TaskInput<N>,
     budgetMs: number,
+    { heavy = false }: { heavy?: boolean } = {},
   ): Promise<TaskResult<N>> {
     // A store without a database file (one made in memory by a caller) has nothing a process could open.
     if (store.dbPath === null || this.#closed) return Promise.resolve().then(() => runInline(store, task, input));
@@ -145,10 +154,13 @@ export class QueryPool {
         reject,
         budgetMs,
         slow: false,
+        heavy,
         timer: setTimeout(() => this.#expire(job), budgetMs),
       };
       this.#remember(job.path, job.fingerprint);
-      this.#queue.push(job);
+      const firstHeavy = heavy ? -1 : this.#queue.findIndex((j) => j.heavy);
+      if (firstHeavy < 0) this.#queue.push(job);
+      else this.#queue.splice(firstHeavy, 0, job);
       this.#dispatch();
     });
   }
@@ -281,9 +293,11 @@ export class QueryPool {
       if (running >= this.size) return;
       const slot = this.#slots.find((s) => s.ready && s.job === null);
       if (!slot) {
-        // Processes still starting will take the queue when they are ready.
+        // Processes still starting will take the queue when they are ready. A start is about 120 ms of CPU
+        // here: more starts at once than cores only make the first one ready later.
+        const wanted = Math.min(this.#queue.length, this.#startsAtOnce);
         let starting = this.#slots.filter((s) => !s.ready).length;
-        while (starting++ < this.#queue.length && this.#slots.length < this.maxProcesses) this.#spawn();
+        while (starting++ < wanted && this.#slots.length < this.maxProcesses) this.#spawn();
         return;
       }
       const job = this.#queue.shift()!;
