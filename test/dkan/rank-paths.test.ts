@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import Database from '../../fixtures/lib/sqlite.js';
 import { mulberry32 } from '../../fixtures/lib/prng.js';
 import { likeTexts, markLike } from '../../src/areas/dkan/like-match.js';
-import { Orders, combinedOrders, type RankSource, type SortKey } from '../../src/areas/dkan/rank-order.js';
+import { Orders, combinedOrders, sortRows, type RankSource, type SortKey } from '../../src/areas/dkan/rank-order.js';
 import { catalogOf } from '../../src/areas/dkan/datasets.js';
 import { sqlForRequest } from '../../bench/dkan-shapes.js';
 import { testApp } from '../helpers/app.js';
@@ -111,6 +111,25 @@ describe('row orders kept per sort-key list', () => {
       });
       const walk = orders.walk(keys);
       const got = Array.from({ length: rows }, (_, k) => walk.at(k));
+      expect(got, JSON.stringify(keys.map((k) => [k.col?.name ?? 'rn', k.desc]))).toEqual(want);
+    }
+  });
+
+  it('sorts a few rows by themselves into the order the walk gives them', () => {
+    const rows = 3000;
+    const cols = [column('a', 3, rows), column('b', 40, rows), column('c', 2500, rows)];
+    const orders = new Orders(rows);
+    for (let i = 0; i < 60; i++) {
+      const keys: SortKey[] = Array.from({ length: Math.floor(random() * 4) }, () => ({
+        col: random() < 0.15 ? null : pick(cols),
+        desc: random() < 0.5,
+      }));
+      // A random subset of the rows, in record_number order as the filter gives them.
+      const kept = Array.from({ length: rows }, (_, k) => k + 1).filter(() => random() < 0.05);
+      const walk = orders.walk(keys);
+      const inWalk = new Set(kept);
+      const want = Array.from({ length: rows }, (_, k) => walk.at(k)).filter((rn) => inWalk.has(rn));
+      const got = Array.from(sortRows(Uint32Array.from(kept), keys));
       expect(got, JSON.stringify(keys.map((k) => [k.col?.name ?? 'rn', k.desc]))).toEqual(want);
     }
   });

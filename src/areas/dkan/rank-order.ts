@@ -139,14 +139,7 @@ export class Orders {
   /** The walk for sort keys: record_number order, one column's order, or a combined order made once. */
   walk(keys: readonly SortKey[]): Walk {
     const n = this.rows;
-    // Nothing after record_number can reorder: it is unique.
-    const cut = keys.findIndex((k) => k.col === null);
-    const listed = cut < 0 ? keys : keys.slice(0, cut + 1);
-    // Nor can a column sorted on before (its ties are of one value already); record_number keeps the
-    // direction of the last key listed.
-    const used = listed.filter((k, i) => k.col === null || listed.findIndex((e) => e.col === k.col) === i);
-    const last = listed[listed.length - 1];
-    if (last && used[used.length - 1] !== last) used.push({ col: null, desc: last.desc });
+    const used = usedKeys(keys);
     const first = used[0];
     if (!first || first.col === null) {
       const desc = first?.desc ?? false;
@@ -229,6 +222,39 @@ export class Orders {
     }
     return made;
   }
+}
+
+/**
+ * The keys that decide an order: nothing after record_number can reorder (it is unique), nor can a column
+ * sorted on before (its ties are of one value already); record_number keeps the direction of the last key
+ * listed.
+ */
+function usedKeys(keys: readonly SortKey[]): SortKey[] {
+  const cut = keys.findIndex((k) => k.col === null);
+  const listed = cut < 0 ? keys : keys.slice(0, cut + 1);
+  const used = listed.filter((k, i) => k.col === null || listed.findIndex((e) => e.col === k.col) === i);
+  const last = listed[listed.length - 1];
+  if (last && used[used.length - 1] !== last) used.push({ col: null, desc: last.desc });
+  return used;
+}
+
+/**
+ * A few rows (record_numbers, any order) sorted in place into the order `walk(keys)` gives them: keys, then
+ * record_number in the last key's direction. For a handful of rows this costs less than a walk over all of
+ * them, and needs no order of the whole table.
+ */
+export function sortRows(rows: Uint32Array, keys: readonly SortKey[]): Uint32Array {
+  const used = usedKeys(keys);
+  const parts = used.map((k) => ({ ranks: k.col?.ranks ?? null, sign: k.desc ? -1 : 1 }));
+  // No column: record_number ascending. After the keys, record_number in the last key's direction.
+  const tie = used[used.length - 1]?.desc ? -1 : 1;
+  return rows.sort((a, b) => {
+    for (const { ranks, sign } of parts) {
+      const d = ranks === null ? a - b : ranks[a]! - ranks[b]!;
+      if (d !== 0) return d * sign;
+    }
+    return (a - b) * tie;
+  });
 }
 
 /** A sort key relative to the first one (which then ascends). */
