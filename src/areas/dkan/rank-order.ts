@@ -271,3 +271,24 @@ function longestRun(starts: Uint32Array): number {
   for (let r = 1; r < starts.length - 1; r++) most = Math.max(most, starts[r + 1]! - starts[r]!);
   return most;
 }
+
+/**
+ * At most this many kept rows are sorted by themselves instead of walking an order of all the rows: sorting
+ * k rows costs about k log k steps, a walk up to one step per row (and, the first time, passes over every row
+ * to make the order).
+ */
+export const fewRows = (rows: number): number => Math.min(4096, rows >> 6);
+
+/** The rows kept: keep[ranks[rn]] is 1 (ranks null: keep[rn]), in record_number order. */
+export function keptRows(ranks: Uint32Array | null, keep: Uint8Array, count: number): Uint32Array {
+  const out = new Uint32Array(count);
+  let k = 0;
+  const n = ranks === null ? keep.length - 1 : ranks.length - 1;
+  for (let rn = 1; rn <= n && k < count; rn++) if (keep[ranks === null ? rn : ranks[rn]!] === 1) out[k++] = rn;
+  return out;
+}
+
+/** Rows `offset` to `offset + limit - 1` of a few rows in the order of the sort keys. */
+export function fewPage(rows: Uint32Array, keys: readonly SortKey[], offset: number, limit: number): number[] {
+  return Array.from(sortRows(rows, keys).subarray(offset, Math.min(rows.length, offset + limit)));
+}

@@ -20,7 +20,16 @@ import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { RECORD_NUMBER, type Column, type Resource } from './datasets.js';
 import type { Condition, ConditionGroup, DkanQuery } from './parse.js';
 import { markLike, type LikeTexts } from './like-match.js';
-import { Orders, combinedOrders, sortRows, type RankSource, type SortKey, type Walk } from './rank-order.js';
+import {
+  Orders,
+  combinedOrders,
+  fewPage,
+  fewRows,
+  keptRows,
+  type RankSource,
+  type SortKey,
+  type Walk,
+} from './rank-order.js';
 import { conditionSql, patternOperand } from './sql.js';
 
 /** One column's ranks, read from the database the first time a query uses the column. */
@@ -381,25 +390,4 @@ export function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: Loo
   if (!wantRows(count)) return { rows: [], count };
   if (count <= fewRows(n)) return { rows: fewPage(keptRows(null, keep, count), keys, q.offset, limit), count };
   return { rows: pageOf(ranked.orders.walk(keys), q.offset, limit, keep, null), count };
-}
-
-/**
- * At most this many kept rows are sorted by themselves instead of walking an order of all the rows: sorting
- * k rows costs about k log k steps, a walk up to one step per row (and, the first time, passes over every row
- * to make the order).
- */
-const fewRows = (rows: number): number => Math.min(4096, rows >> 6);
-
-/** The rows kept: keep[ranks[rn]] is 1 (ranks null: keep[rn]), in record_number order. */
-function keptRows(ranks: Uint32Array | null, keep: Uint8Array, count: number): Uint32Array {
-  const out = new Uint32Array(count);
-  let k = 0;
-  const n = ranks === null ? keep.length - 1 : ranks.length - 1;
-  for (let rn = 1; rn <= n && k < count; rn++) if (keep[ranks === null ? rn : ranks[rn]!] === 1) out[k++] = rn;
-  return out;
-}
-
-/** Rows `offset` to `offset + limit - 1` of a few rows in the order of the sort keys. */
-function fewPage(rows: Uint32Array, keys: readonly SortKey[], offset: number, limit: number): number[] {
-  return Array.from(sortRows(rows, keys).subarray(offset, Math.min(rows.length, offset + limit)));
 }

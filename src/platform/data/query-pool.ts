@@ -1,9 +1,10 @@
 // The query executor: every DKAN query and AGCO search, on any store, runs in a few child processes with
 // read-only connections, under one work budget per request (--query-timeout). See docs/queries.md.
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { availableParallelism, setPriority } from 'node:os';
 import { TASKS, type TaskInput, type TaskName, type TaskResult } from '../../query-tasks.js';
 import type { FixtureStore } from './fixture-store.js';
+import type { Job, Slot } from './query-job.js';
 import { childEnv } from './child-env.js';
 import { processCpuMs } from './process-cpu.js';
 import { queryChildScript } from './query-child-script.js';
@@ -13,38 +14,6 @@ import { WorkBudgetError } from './work-budget-error.js';
 export type { Step, StepOp } from './steps.js';
 export { WorkBudgetError } from './work-budget-error.js';
 export { runSteps } from './steps.js';
-
-interface Job {
-  id: number;
-  path: string;
-  fingerprint: string;
-  task: TaskName;
-  input: unknown;
-  store: FixtureStore;
-  resolve(result: unknown): void;
-  reject(err: unknown): void;
-  budgetMs: number;
-  /** One deadline from arrival: waiting for a process and running share the budget. */
-  timer: NodeJS.Timeout;
-  startedAt?: number;
-  /** CPU time (ms) its process had used when the job started: what the process said when it was last idle. */
-  cpuAtStart?: number;
-  /** Set once the job runs longer than `slowMs`: it no longer holds one of the `size` places. */
-  slow: boolean;
-  /** Waits behind the jobs that are not (runTask). */
-  heavy: boolean;
-  slowTimer?: NodeJS.Timeout;
-}
-
-interface Slot {
-  child: ChildProcess;
-  ready: boolean;
-  job: Job | null;
-  /** The process runs at the slow jobs' CPU priority (it ran one that turned slow). */
-  demoted: boolean;
-  /** CPU time (ms) the process had used when it last went idle, as it said in its last message. */
-  idleCpuMs: number;
-}
 
 /** CPU priorities (nice): new jobs as the server itself, jobs known to be slow far below (see docs/queries.md). */
 const FAST_NICE = 0;

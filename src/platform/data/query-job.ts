@@ -1,0 +1,36 @@
+// What the query executor (query-pool.ts) keeps of a job and of each of its processes.
+import type { ChildProcess } from 'node:child_process';
+import type { TaskName } from '../../query-tasks.js';
+import type { FixtureStore } from './fixture-store.js';
+
+export interface Job {
+  id: number;
+  path: string;
+  fingerprint: string;
+  task: TaskName;
+  input: unknown;
+  store: FixtureStore;
+  resolve(result: unknown): void;
+  reject(err: unknown): void;
+  budgetMs: number;
+  /** One deadline from arrival: waiting for a process and running share the budget. */
+  timer: NodeJS.Timeout;
+  startedAt?: number;
+  /** CPU time (ms) its process had used when the job started: what the process said when it was last idle. */
+  cpuAtStart?: number;
+  /** Set once the job runs longer than `slowMs`: it no longer holds one of the `size` places. */
+  slow: boolean;
+  /** Waits behind the jobs that are not (runTask). */
+  heavy: boolean;
+  slowTimer?: NodeJS.Timeout;
+}
+
+export interface Slot {
+  child: ChildProcess;
+  ready: boolean;
+  job: Job | null;
+  /** The process runs at the slow jobs' CPU priority (it ran one that turned slow). */
+  demoted: boolean;
+  /** CPU time (ms) the process had used when it last went idle, as it said in its last message. */
+  idleCpuMs: number;
+}
