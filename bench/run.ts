@@ -20,7 +20,6 @@ import {
   rssParts,
   sequentialLatency,
   spawnNode,
-  LAUNCH_FLAGS,
   waitReady,
   download,
   hasTaskset,
@@ -90,17 +89,7 @@ function goal(name: string, pass: boolean, value: string): void {
 }
 
 async function startMockyard(dataDir: string, extra: string[] = []): Promise<Server> {
-  const child = spawnNode([
-    ...LAUNCH_FLAGS,
-    cli,
-    '--port',
-    '0',
-    '--log-level',
-    'warn',
-    '--data-dir',
-    dataDir,
-    ...extra,
-  ]);
+  const child = spawnNode([cli, '--port', '0', '--log-level', 'warn', '--data-dir', dataDir, ...extra]);
   return waitReady(child, /ready at (http:\/\/\S+)/, (m) => m[1]!);
 }
 

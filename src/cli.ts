@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --v8-pool-size=1 --no-sparkplug
+#!/usr/bin/env node
 // mockyard's command. Node's compile cache (module.enableCompileCache, Node 22.1+) keeps V8's compiled code
 // of the bundle between runs, so every start after the first skips compiling it: a quarter of the time to
 // the first answer. It must be on before the rest of mockyard is loaded, hence the dynamic import. The
@@ -11,13 +11,6 @@
 // later). V8 reads the flag whenever it considers growing the nursery, so setting it at run time works
 // (`--max-semi-space-size` would not). Only the CLI sets it: a program that embeds mockyard keeps its own
 // heap settings.
-// Node's flags on the #! line, as `npm start` and the image's ENTRYPOINT give them too (the bench starts the
-// server with the same; test/platform/launchers.test.ts keeps them equal):
-// - --v8-pool-size=1: one V8 helper thread instead of four. Each helper that allocates gets a glibc malloc
-//   arena of its own; the server's resident memory after the bench's mixed load went from 103-106 MB to 99 MB,
-//   at the same throughput (mockyard's requests are short; its heap is small).
-// - --no-sparkplug: no baseline-compiled copy of warm functions beside their bytecode (97 MB instead of 99);
-//   hot paths are optimised by TurboFan as before, and start-up and cached throughput were unchanged.
 import module from 'node:module';
 import v8 from 'node:v8';
 
