@@ -4,14 +4,7 @@ import { describe, expect, it } from 'vitest';
 import Database from '../../fixtures/lib/sqlite.js';
 import { mulberry32 } from '../../fixtures/lib/prng.js';
 import { likeTexts, markLike } from '../../src/areas/dkan/like-match.js';
-import {
-  Orders,
-  combinedOrders,
-  pageOfPair,
-  sortRows,
-  type RankSource,
-  type SortKey,
-} from '../../src/areas/dkan/rank-order.js';
+import { Orders, combinedOrders, sortRows, type RankSource, type SortKey } from '../../src/areas/dkan/rank-order.js';
 import { catalogOf } from '../../src/areas/dkan/datasets.js';
 import { sqlForRequest } from '../../bench/dkan-shapes.js';
 import { testApp } from '../helpers/app.js';
@@ -139,60 +132,6 @@ describe('row orders kept per sort-key list', () => {
       const got = Array.from(sortRows(Uint32Array.from(kept), keys));
       expect(got, JSON.stringify(keys.map((k) => [k.col?.name ?? 'rn', k.desc]))).toEqual(want);
     }
-  });
-
-  it('pages two keys whose first has long runs exactly as the walk of their combined order', () => {
-    const rows = 3000;
-    const cols = [column('a', 3, rows), column('b', 40, rows), column('c', 2500, rows)];
-    let paired = 0;
-    for (let i = 0; i < 80; i++) {
-      const first = pick(cols.slice(0, 2));
-      const second = pick(cols.filter((c) => c !== first));
-      const keys: SortKey[] = [
-        { col: first, desc: random() < 0.5 },
-        { col: second, desc: random() < 0.5 },
-      ];
-      // A fresh bound each time: pair() stands aside once the combined order is made.
-      const orders = new Orders(rows);
-      const pair = orders.pair(keys);
-      expect(pair, 'long runs, no combined order yet').not.toBeNull();
-      paired++;
-      const byRank = random() < 0.5;
-      const filterCol = pick(cols);
-      const keep =
-        random() < 0.2
-          ? null
-          : Uint8Array.from({ length: (byRank ? filterCol.distinct : rows) + 1 }, (_, k) =>
-              k > 0 && random() < 0.3 ? 1 : 0,
-            );
-      const lookup = keep !== null && byRank ? filterCol.ranks : null;
-      const offset = Math.floor(random() * 1200);
-      const limit = 1 + Math.floor(random() * 300);
-      const walk = orders.walk(keys);
-      const want = Array.from({ length: rows }, (_, k) => walk.at(k))
-        .filter((rn) => keep === null || keep[lookup === null ? rn : lookup[rn]!] === 1)
-        .slice(offset, offset + limit);
-      const got = pageOfPair(pair!, offset, limit, keep, lookup);
-      expect(got, JSON.stringify({ keys: keys.map((k) => [k.col?.name, k.desc]), offset, limit })).toEqual(want);
-      // Made now by the walk: the next query of the same keys walks it.
-      expect(orders.pair(keys)).toBeNull();
-    }
-    expect(paired).toBe(80);
-    // A first key without long runs, or a list that is not two columns, is the walk's.
-    const orders = new Orders(rows);
-    expect(
-      orders.pair([
-        { col: cols[2]!, desc: false },
-        { col: cols[0]!, desc: false },
-      ]),
-    ).toBeNull();
-    expect(orders.pair([{ col: cols[0]!, desc: false }])).toBeNull();
-    expect(
-      orders.pair([
-        { col: cols[0]!, desc: false },
-        { col: null, desc: true },
-      ]),
-    ).toBeNull();
   });
 
   it('keeps the combined orders of resources with the same column names apart in one shared bound', () => {

@@ -153,7 +153,7 @@ export class Orders {
     if (rel.length === 1 || (rel.length === 2 && rel[1]!.col === null && !lastDesc)) {
       order = this.of(first.col).order;
     } else {
-      const id = this.#combinedId(rel);
+      const id = `${this.prefix}\0\0${rel.map((k) => `${k.col?.name ?? ''}${k.desc ? '\0d' : '\0a'}`).join('\0\0')}`;
       let made = this.multi.get(id);
       if (!made) {
         // When every run of the first key is short (nearly unique values), each run is sorted in place;
@@ -166,26 +166,6 @@ export class Orders {
     const o = order;
     const { starts } = this.of(first.col);
     return { rows: n, order: o, reverse, first: first.col, starts, at: reverse ? (i) => o[n - 1 - i]! : (i) => o[i]! };
-  }
-
-  #combinedId(rel: readonly RelKey[]): string {
-    return `${this.prefix}\0\0${rel.map((k) => `${k.col?.name ?? ''}${k.desc ? '\0d' : '\0a'}`).join('\0\0')}`;
-  }
-
-  /**
-   * Two column keys whose first has long runs (few distinct values), and whose combined order is not made:
-   * the second key's own order and the first key's runs, enough to page through the runs a page needs
-   * (pageOfPair) without a pass per key over every row. null when walk(keys) serves.
-   */
-  pair(keys: readonly SortKey[]): Pair | null {
-    const used = usedKeys(keys);
-    const [a, b] = used;
-    if (used.length !== 2 || !a?.col || !b?.col) return null;
-    const starts = this.starts(a.col);
-    if (longestRun(starts) <= SHORT_RUNS) return null;
-    const rel = used.map((k) => ({ col: k.col, desc: k.desc !== a.desc }));
-    if (this.multi.has(this.#combinedId(rel))) return null;
-    return { first: a.col, firstDesc: a.desc, starts, order: this.of(b.col).order, secondDesc: b.desc };
   }
 
   /** From the last column's own order (read backwards when it descends, which turns record_number down too). */
@@ -275,58 +255,6 @@ export function sortRows(rows: Uint32Array, keys: readonly SortKey[]): Uint32Arr
     }
     return (a - b) * tie;
   });
-}
-
-/** Two sort keys, paged without their combined order (Orders.pair, pageOfPair). */
-export interface Pair {
-  first: RankSource;
-  firstDesc: boolean;
-  /** Where each rank's run of the first key would start in its order (the run's size is the difference). */
-  starts: Uint32Array;
-  /** The second key's own order: its ranks ascending, record_number ascending within a rank. */
-  order: Uint32Array;
-  secondDesc: boolean;
-}
-
-/**
- * Rows `offset` to `offset + limit - 1` of the kept rows (keep[lookup[rn]], or keep[rn] when lookup is null;
- * all rows when keep is null) in the order of a pair of keys: the first key's runs in its direction, and in
- * each run the second key's order in its direction, which also turns record_number the last key's way.
- * The kept rows of each run are counted in one pass; only the runs the page reaches are walked.
- */
-export function pageOfPair(
-  p: Pair,
-  offset: number,
-  limit: number,
-  keep: Uint8Array | null,
-  lookup: Uint32Array | null,
-): number[] {
-  const first = p.first.ranks;
-  const { order, starts } = p;
-  const n = order.length;
-  const distinct = starts.length - 2;
-  const counts = new Uint32Array(distinct + 1);
-  if (keep === null) for (let r = 1; r <= distinct; r++) counts[r] = starts[r + 1]! - starts[r]!;
-  else for (let rn = 1; rn <= n; rn++) if (keep[lookup === null ? rn : lookup[rn]!] === 1) counts[first[rn]!]! += 1;
-  const out: number[] = [];
-  let skip = offset;
-  for (let j = 1; j <= distinct && out.length < limit; j++) {
-    const r = p.firstDesc ? distinct + 1 - j : j;
-    const size = counts[r]!;
-    if (skip >= size) {
-      skip -= size;
-      continue;
-    }
-    let met = 0;
-    for (let i = 0; i < n && met < size && out.length < limit; i++) {
-      const rn = order[p.secondDesc ? n - 1 - i : i]!;
-      if (first[rn] !== r || (keep !== null && keep[lookup === null ? rn : lookup[rn]!] !== 1)) continue;
-      met++;
-      if (skip > 0) skip--;
-      else out.push(rn);
-    }
-  }
-  return out;
 }
 
 /** A sort key relative to the first one (which then ascends). */

@@ -26,7 +26,6 @@ import {
   fewPage,
   fewRows,
   keptRows,
-  pageOfPair,
   type RankSource,
   type SortKey,
   type Walk,
@@ -373,12 +372,11 @@ export function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: Loo
   // No row of the page: no order to walk (a combined order is a pass per key over every row).
   const wantRows = (count: number) => q.results && limit > 0 && q.offset < count;
   if (filter === null) {
-    if (!wantRows(n)) return { rows: [], count: n };
-    const pair = ranked.orders.pair(keys);
-    if (pair) return { rows: pageOfPair(pair, q.offset, limit, null, null), count: n };
-    const walk = ranked.orders.walk(keys);
     const rows: number[] = [];
-    for (let i = q.offset; i < Math.min(n, q.offset + limit); i++) rows.push(walk.at(i));
+    if (wantRows(n)) {
+      const walk = ranked.orders.walk(keys);
+      for (let i = q.offset; i < Math.min(n, q.offset + limit); i++) rows.push(walk.at(i));
+    }
     return { rows, count: n };
   }
   if (filter.kind === 'leaf') {
@@ -386,14 +384,10 @@ export function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: Loo
     const count = leafCount(ranked, col, member);
     if (!wantRows(count)) return { rows: [], count };
     if (count <= fewRows(n)) return { rows: fewPage(keptRows(col.ranks, member, count), keys, q.offset, limit), count };
-    const pair = ranked.orders.pair(keys);
-    if (pair) return { rows: pageOfPair(pair, q.offset, limit, member, col.ranks), count };
     return { rows: pageOf(ranked.orders.walk(keys), q.offset, limit, member, col), count };
   }
   const { keep, count } = filterRows(filter, n);
   if (!wantRows(count)) return { rows: [], count };
   if (count <= fewRows(n)) return { rows: fewPage(keptRows(null, keep, count), keys, q.offset, limit), count };
-  const pair = ranked.orders.pair(keys);
-  if (pair) return { rows: pageOfPair(pair, q.offset, limit, keep, null), count };
   return { rows: pageOf(ranked.orders.walk(keys), q.offset, limit, keep, null), count };
 }
