@@ -25,14 +25,15 @@ const loadRe2 = (): typeof RE2 => (requireHere('re2-wasm') as { RE2: typeof RE2 
 
 /** Keys whose value is a regular expression, at any depth of a mapping or a request pattern. */
 const REGEX_KEYS = new Set(['matches', 'doesNotMatch', 'urlPattern', 'urlPathPattern']);
+/** One of them as JSON writes a key (the names hold no character that is special in a pattern). */
+const REGEX_KEY = new RegExp(`"(?:${[...REGEX_KEYS].join('|')})"\\s*:`);
 
 /**
  * Whether a JSON text may hold a regular expression: one of those keys, as JSON writes it. A key spelled
  * with escapes is missed (RE2 is then loaded where the pattern is compiled, as before this check); a false
  * hit (such a key in a response body) only loads RE2 sooner.
  */
-export const mayHoldRegex = (text: string): boolean =>
-  /"(?:matches|doesNotMatch|urlPattern|urlPathPattern)"\s*:/.test(text);
+export const mayHoldRegex = (text: string): boolean => REGEX_KEY.test(text);
 
 /** Whether a JSON value holds a regular expression (a walk with its own stack: bodies nest deeply). */
 function holdsRegex(json: unknown): boolean {
