@@ -379,15 +379,15 @@ export function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: Loo
     }
     return { rows, count: n };
   }
-  if (filter.kind === 'leaf') {
-    const { col, member } = filter;
-    const count = leafCount(ranked, col, member);
-    if (!wantRows(count)) return { rows: [], count };
-    if (count <= fewRows(n)) return { rows: fewPage(keptRows(col.ranks, member, count), keys, q.offset, limit), count };
-    return { rows: pageOf(ranked.orders.walk(keys), q.offset, limit, member, col), count };
-  }
-  const { keep, count } = filterRows(filter, n);
+  // A condition keeps ranks of its column (keep[col.ranks[rn]]); a group keeps rows (keep[rn]).
+  const { keep, col, count } =
+    filter.kind === 'leaf'
+      ? { keep: filter.member, col: filter.col, count: leafCount(ranked, filter.col, filter.member) }
+      : { ...filterRows(filter, n), col: null };
   if (!wantRows(count)) return { rows: [], count };
-  if (count <= fewRows(n)) return { rows: fewPage(keptRows(null, keep, count), keys, q.offset, limit), count };
-  return { rows: pageOf(ranked.orders.walk(keys), q.offset, limit, keep, null), count };
+  const rows =
+    count <= fewRows(n)
+      ? fewPage(keptRows(col?.ranks ?? null, keep, count), keys, q.offset, limit)
+      : pageOf(ranked.orders.walk(keys), q.offset, limit, keep, col);
+  return { rows, count };
 }
