@@ -2,7 +2,8 @@
 // to fixture and scenario database files. The parent SIGKILLs it when a job runs over its budget.
 import Database from '../fixtures/lib/sqlite.js';
 import { FixtureStore } from './platform/data/fixture-store.js';
-import { processCpuMs } from './platform/data/process-cpu.js';
+// Each reply carries the CPU time used so far, on the clock the parent reads a slow job's process by.
+import { ownCpuMs } from './platform/data/process-cpu.js';
 import { TASKS, type TaskName } from './query-tasks.js';
 
 interface JobMessage {
@@ -48,28 +49,16 @@ function storeFor(path: string, fingerprint: string): FixtureStore | null {
   return store;
 }
 
-/**
- * CPU time (user + system, ms) this process has used: the parent's baseline for the next job's cost. Read
- * where the parent reads it when a job may have turned slow (/proc, in 10 ms ticks on Linux), so that both
- * ends of the difference come from one clock.
- */
-function cpuMs(): number {
-  const fromProc = processCpuMs(process.pid);
-  if (fromProc !== null) return fromProc;
-  const used = process.cpuUsage();
-  return (used.user + used.system) / 1000;
-}
-
 function handle(job: JobMessage): unknown {
   try {
     const store = storeFor(job.path, job.fingerprint);
-    if (!store) return { id: job.id, stale: true, cpuMs: cpuMs() };
+    if (!store) return { id: job.id, stale: true, cpuMs: ownCpuMs() };
     const task = TASKS[job.task] as (store: FixtureStore, input: unknown) => unknown;
     const result = task(store, job.input);
-    return { id: job.id, result, cpuMs: cpuMs() };
+    return { id: job.id, result, cpuMs: ownCpuMs() };
   } catch (err) {
     const e = err as { message?: string; code?: string };
-    return { id: job.id, error: { message: String(e?.message ?? err), code: e?.code }, cpuMs: cpuMs() };
+    return { id: job.id, error: { message: String(e?.message ?? err), code: e?.code }, cpuMs: ownCpuMs() };
   }
 }
 
@@ -84,7 +73,7 @@ process.on('message', (msg: Message) => {
         // Gone or replaced meanwhile: the first job that names it says so.
       }
     }
-    reply({ idle: true, cpuMs: cpuMs() });
+    reply({ idle: true, cpuMs: ownCpuMs() });
     return;
   }
   if ('forget' in msg) {
@@ -111,4 +100,4 @@ function reply(message: unknown): void {
 }
 
 process.on('disconnect', () => process.exit(0));
-reply({ ready: true, cpuMs: cpuMs() });
+reply({ ready: true, cpuMs: ownCpuMs() });
