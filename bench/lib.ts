@@ -7,6 +7,13 @@ import path from 'node:path';
 
 export const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
 
+/**
+ * Node's flags as mockyard's launchers give them to the server (`npm start`, the image's ENTRYPOINT, the
+ * command's #! line; src/cli.ts says why, test/platform/launchers.test.ts keeps them equal), so the bench
+ * measures what users run.
+ */
+export const LAUNCH_FLAGS = ['--no-allocation-site-pretenuring'];
+
 /** Runs a node script pinned to core 0 (the load generator keeps core 1). */
 export function spawnNode(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
   const [cmd, argv] = hasTaskset ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];

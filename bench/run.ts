@@ -20,6 +20,7 @@ import {
   rssParts,
   sequentialLatency,
   spawnNode,
+  LAUNCH_FLAGS,
   waitReady,
   download,
   hasTaskset,
@@ -45,6 +46,7 @@ const { values: args } = parseArgs({
     'startup-runs': { type: 'string' },
     rounds: { type: 'string', default: '3' },
     'dkan-shapes': { type: 'string', default: '300' },
+    'node-flags': { type: 'string', default: LAUNCH_FLAGS.join(' ') },
     help: { type: 'boolean', default: false },
   },
 });
@@ -59,6 +61,8 @@ if (args.help) {
   --startup-runs <n>    spawns per startup median (default 5; 2 with --quick)
   --rounds <n>          mockyard/baseline runs alternated per figure; medians are reported (default 3)
   --dkan-shapes <n>     distinct requests in the DKAN query mix (default 300)
+  --node-flags <flags>  Node's flags for mockyard's server (default: the launchers' own, ${LAUNCH_FLAGS.join(' ')};
+                        '' for none)
 Throughput figures come from wrk (Debian: apt-get install -y wrk), pinned to core 1; servers run on core 0.`);
   process.exit(0);
 }
@@ -66,6 +70,7 @@ Throughput figures come from wrk (Debian: apt-get install -y wrk), pinned to cor
 const root = packageRoot();
 const dist = path.join(root, 'dist');
 const cli = path.join(dist, 'bundle', 'cli.js');
+const nodeFlags = args['node-flags']!.split(' ').filter(Boolean);
 const baselineScript = path.join(dist, 'bench', 'baseline-server.js');
 const duration = args.quick ? 1 : Number(args.duration);
 const connectionsList = (args.quick ? '10' : args.connections).split(',').map(Number);
@@ -89,7 +94,7 @@ function goal(name: string, pass: boolean, value: string): void {
 }
 
 async function startMockyard(dataDir: string, extra: string[] = []): Promise<Server> {
-  const child = spawnNode([cli, '--port', '0', '--log-level', 'warn', '--data-dir', dataDir, ...extra]);
+  const child = spawnNode([...nodeFlags, cli, '--port', '0', '--log-level', 'warn', '--data-dir', dataDir, ...extra]);
   return waitReady(child, /ready at (http:\/\/\S+)/, (m) => m[1]!);
 }
 

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import { packageRoot } from '../src/paths.js';
-import { pinSelfToCore1, rssMiB, spawnNode, waitReady } from './lib.js';
+import { LAUNCH_FLAGS, pinSelfToCore1, rssMiB, spawnNode, waitReady } from './lib.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -207,7 +207,7 @@ const cli = path.join(packageRoot(), 'dist', 'bundle', 'cli.js');
 // The longest stall of the server's event loop is measured inside it, by a preloaded monitor.
 const monitor = path.join(packageRoot(), 'dist', 'bench', 'stall-monitor.js');
 const server = await waitReady(
-  spawnNode(['--import', monitor, cli, '--port', '0', '--log-level', 'warn']),
+  spawnNode([...LAUNCH_FLAGS, '--import', monitor, cli, '--port', '0', '--log-level', 'warn']),
   /ready at (http:\/\/\S+)/,
   (m) => m[1]!,
 );

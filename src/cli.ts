@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --no-allocation-site-pretenuring
 // mockyard's command. Node's compile cache (module.enableCompileCache, Node 22.1+) keeps V8's compiled code
 // of the bundle between runs, so every start after the first skips compiling it: a quarter of the time to
 // the first answer. It must be on before the rest of mockyard is loaded, hence the dynamic import. The
@@ -11,6 +11,16 @@
 // later). V8 reads the flag whenever it considers growing the nursery, so setting it at run time works
 // (`--max-semi-space-size` would not). Only the CLI sets it: a program that embeds mockyard keeps its own
 // heap settings.
+//
+// Node's flag on the #! line, as `npm start` and the image's ENTRYPOINT give it too (the bench starts the
+// server with the same; test/platform/launchers.test.ts keeps them equal): --no-allocation-site-pretenuring.
+// While the bundle loads and the routes are built nearly every object survives, so V8 learns from the
+// scavenges of those first seconds that objects made where a request is handled live long, and from then on
+// makes them in the old generation: a request answered within about a second of the start (a CI job's
+// first call, a health check) left the process about 15% slower on cached answers for the rest of its
+// life (A metadata: 24-26k req/s against 28-31k when the first request came 2 s after the start; with the
+// flag 28-30k either way, start-up unchanged). It cannot be set at run time: V8 reads it when the heap is
+// made. A program that embeds mockyard chooses its own flags.
 import module from 'node:module';
 import v8 from 'node:v8';
 

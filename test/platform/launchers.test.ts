@@ -1,0 +1,36 @@
+// Every way mockyard is launched gives Node the same flags (src/cli.ts says why), and the bench measures the
+// server with them.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LAUNCH_FLAGS } from '../../bench/lib.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
+
+describe("the launchers' Node flags", () => {
+  it('are the same for npm start, the image, the command and the bench', () => {
+    const flags = LAUNCH_FLAGS.join(' ');
+    expect(flags).toBe('--no-allocation-site-pretenuring');
+    const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.start).toBe(`node ${flags} scripts/start.mjs`);
+    const entrypoint = /^ENTRYPOINT (.+)$/m.exec(read('Dockerfile'))?.[1];
+    expect(JSON.parse(entrypoint ?? 'null')).toEqual(['node', ...LAUNCH_FLAGS, 'dist/bundle/cli.js']);
+    const shebang = `#!/usr/bin/env -S node ${flags}`;
+    expect(read('src/cli.ts').split('\n')[0]).toBe(shebang);
+    expect(read('dist/bundle/cli.js').split('\n')[0]).toBe(shebang);
+  });
+
+  it('start the command as its #! line says (Node refuses a flag it does not know)', () => {
+    const [, ...argv] = read('dist/bundle/cli.js').split('\n')[0]!.replace('#!', '').split(' ');
+    // env -S node --flag: run with this very node, the flags as the line gives them.
+    const flags = argv.slice(argv.indexOf('node') + 1);
+    const out = spawnSync(process.execPath, [...flags, path.join(root, 'dist/bundle/cli.js'), '--version'], {
+      encoding: 'utf8',
+    });
+    expect(out.stderr).toBe('');
+    expect(out.status).toBe(0);
+    expect(out.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
