@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import Database from '../../fixtures/lib/sqlite.js';
 import { mulberry32 } from '../../fixtures/lib/prng.js';
 import { likeTexts, markLike } from '../../src/areas/dkan/like-match.js';
-import { Orders, combinedOrders, sortRows, type RankSource, type SortKey } from '../../src/areas/dkan/rank-order.js';
+import {
+  Orders,
+  combinedOrders,
+  sortRows,
+  twoKeys,
+  type RankSource,
+  type SortKey,
+} from '../../src/areas/dkan/rank-order.js';
+import { twoKeyPage, type Kept } from '../../src/areas/dkan/run-page.js';
 import { catalogOf } from '../../src/areas/dkan/datasets.js';
 import { sqlForRequest } from '../../bench/dkan-shapes.js';
 import { testApp } from '../helpers/app.js';
@@ -132,6 +140,63 @@ describe('row orders kept per sort-key list', () => {
       const got = Array.from(sortRows(Uint32Array.from(kept), keys));
       expect(got, JSON.stringify(keys.map((k) => [k.col?.name ?? 'rn', k.desc]))).toEqual(want);
     }
+  });
+
+  it('pages two sort keys run by run exactly as the plain sort, kept rows of every filter kind', () => {
+    const rows = 3000;
+    const cols = [column('a', 3, rows), column('b', 40, rows), column('c', 2500, rows), column('d', 1, rows)];
+    const orders = new Orders(rows);
+    let paged = 0;
+    for (let i = 0; i < 600; i++) {
+      const keys: SortKey[] = Array.from({ length: 2 + Math.floor(random() * 2) }, () => ({
+        col: random() < 0.2 ? null : pick(cols),
+        desc: random() < 0.5,
+      }));
+      const two = twoKeys(keys);
+      if (!two) continue;
+      paged++;
+      // No filter, a condition on one column's ranks (the first key's or another's), or rows kept one by one.
+      const kind = pick(['none', 'first', 'other', 'rows'] as const);
+      const by = kind === 'first' ? two.first : pick(cols);
+      const member = new Uint8Array(kind === 'rows' ? rows + 1 : by.distinct + 1).map(() => (random() < 0.6 ? 1 : 0));
+      const keep = kind === 'none' ? null : member;
+      const col = kind === 'none' || kind === 'rows' ? null : by;
+      const isKept = (rn: number) => keep === null || keep[col ? col.ranks[rn]! : rn] === 1;
+      const walk = orders.walk(keys);
+      const want = Array.from({ length: rows }, (_, k) => walk.at(k)).filter(isKept);
+      // The count only guides how a run is read: a wrong one must not change the page.
+      const count = random() < 0.7 ? want.length : 1 + Math.floor(random() * rows);
+      const kept: Kept = { keep, col, count };
+      const offset = pick([0, 0, 1, 17, 500, 1400, 2999, 5000]);
+      const limit = pick([1, 10, 100, 1000, Infinity]);
+      const label = JSON.stringify([keys.map((k) => [k.col?.name ?? 'rn', k.desc]), kind, count, offset, limit]);
+      expect(twoKeyPage(orders, two, kept, offset, limit).rows, label).toEqual(
+        want.slice(offset, Number.isFinite(limit) ? offset + limit : undefined),
+      );
+    }
+    expect(paged).toBeGreaterThan(200);
+  });
+
+  it('makes the combined order of two keys only once pages without it have read 16 times the rows', () => {
+    const rows = 3000;
+    const shared = combinedOrders();
+    const orders = new Orders(rows, shared);
+    const [a, b] = [column('a', 3, rows), column('b', 40, rows)];
+    const keys: SortKey[] = [
+      { col: a, desc: false },
+      { col: b, desc: true },
+    ];
+    const flipped: SortKey[] = keys.map((k) => ({ ...k, desc: !k.desc }));
+    expect(orders.combinedDue(keys)).toBe(false);
+    orders.spend(keys, 8 * rows);
+    expect(orders.combinedDue(keys)).toBe(false);
+    orders.spend(flipped, 8 * rows);
+    // The flipped directions are the same order read backwards: what either read counts for both.
+    expect(orders.combinedDue(keys)).toBe(true);
+    expect(orders.combinedDue([keys[0]!, { col: b, desc: false }])).toBe(false);
+    expect(shared.size).toBe(0);
+    orders.walk(keys);
+    expect(shared.size).toBe(1);
   });
 
   it('keeps the combined orders of resources with the same column names apart in one shared bound', () => {

@@ -110,6 +110,10 @@ export class Orders {
   readonly #columns = new Map<string, ColumnOrder>();
   /** Run starts of columns only counted on, not sorted on (4 bytes per rank). */
   readonly #counted = new Map<string, Uint32Array>();
+  /** A count per rank of columns sorted on second (run-page.ts), zero between uses (4 bytes per rank). */
+  readonly #scratch = new Map<string, Uint32Array>();
+  /** Rows read by pages of a key list without its combined order, by the order's key (see `combinedDue`). */
+  readonly #spent = new Map<string, number>();
   /**
    * @param rows the resource's rows
    * @param multi where combined orders are kept, shared by the resources of a store (keys carry `prefix`)
@@ -132,6 +136,11 @@ export class Orders {
     return o;
   }
 
+  /** Whether the column's own order is made already. */
+  has(col: RankSource): boolean {
+    return this.#columns.has(col.name);
+  }
+
   /** Where each rank's run starts in the column's order, without making the order when it is not made yet. */
   starts(col: RankSource): Uint32Array {
     const made = this.#columns.get(col.name)?.starts ?? this.#counted.get(col.name);
@@ -139,6 +148,36 @@ export class Orders {
     const starts = runStarts(col);
     this.#counted.set(col.name, starts);
     return starts;
+  }
+
+  /** A count per rank of the column, all zero: lent to one page at a time, which leaves it zero again. */
+  scratch(col: RankSource): Uint32Array {
+    let counts = this.#scratch.get(col.name);
+    if (!counts) {
+      counts = new Uint32Array(col.distinct + 2);
+      this.#scratch.set(col.name, counts);
+    }
+    return counts;
+  }
+
+  #idOf(rel: readonly RelKey[]): string {
+    return `${this.prefix}\0\0${rel.map((k) => `${k.col?.name ?? ''}${k.desc ? '\0d' : '\0a'}`).join('\0\0')}`;
+  }
+
+  /**
+   * Whether pages of these keys (two, see `twoKeys`) should walk their combined order: it is kept already, or
+   * pages without it (run-page.ts) have read enough rows to have paid for making it (`COMBINED_READS`). A key
+   * list used once never pays for the order; one used again and again gets it, as it did from the start.
+   */
+  combinedDue(keys: readonly SortKey[]): boolean {
+    const id = this.#idOf(relative(usedKeys(keys)));
+    return this.multi.has(id) || (this.#spent.get(id) ?? 0) >= COMBINED_READS * this.rows;
+  }
+
+  /** Counts rows a page of these keys read without their combined order (see `combinedDue`). */
+  spend(keys: readonly SortKey[], rows: number): void {
+    const id = this.#idOf(relative(usedKeys(keys)));
+    this.#spent.set(id, (this.#spent.get(id) ?? 0) + rows);
   }
 
   /** The walk for sort keys: record_number order, one column's order, or a combined order made once. */
@@ -152,13 +191,13 @@ export class Orders {
     }
     // Normalised so that the first key ascends: the flipped directions are the same array read backwards.
     const reverse = first.desc;
-    const rel = used.map((k) => ({ col: k.col, desc: k.desc !== reverse }));
+    const rel = relative(used);
     const lastDesc = rel[rel.length - 1]!.desc;
     let order: Uint32Array;
     if (rel.length === 1 || (rel.length === 2 && rel[1]!.col === null && !lastDesc)) {
       order = this.of(first.col).order;
     } else {
-      const id = `${this.prefix}\0\0${rel.map((k) => `${k.col?.name ?? ''}${k.desc ? '\0d' : '\0a'}`).join('\0\0')}`;
+      const id = this.#idOf(rel);
       let made = this.multi.get(id);
       if (!made) {
         // When every run of the first key is short (nearly unique values), each run is sorted in place;
@@ -256,11 +295,42 @@ export function sortRows(rows: Uint32Array, keys: readonly SortKey[]): Uint32Arr
   });
 }
 
+/** Two sort keys: the first a column, the second a column or record_number (null); ties by record_number, `desc`. */
+export interface TwoKeys {
+  first: RankSource;
+  firstDesc: boolean;
+  second: RankSource | null;
+  desc: boolean;
+}
+
+/**
+ * The keys as two, when they decide the order with two and `walk` would make a combined order of every row
+ * for them (run-page.ts pages them without one); else null.
+ */
+export function twoKeys(keys: readonly SortKey[]): TwoKeys | null {
+  const used = usedKeys(keys);
+  if (used.length !== 2) return null;
+  const [a, b] = used as [SortKey, SortKey];
+  if (a.col === null || (b.col === null && b.desc === a.desc)) return null;
+  return { first: a.col, firstDesc: a.desc, second: b.col, desc: b.desc };
+}
+
 /** A sort key relative to the first one (which then ascends). */
 interface RelKey {
   col: RankSource | null;
   desc: boolean;
 }
+
+/** The used keys relative to the first: all directions flipped give the same order read backwards. */
+const relative = (used: readonly SortKey[]): RelKey[] =>
+  used.map((k) => ({ col: k.col, desc: k.desc !== used[0]!.desc }));
+
+/**
+ * Rows read per row of the resource, by pages without a combined order, before it is made: making it writes
+ * each row into fresh memory once per key, which costs far more than a read (about 50 ms at 1M rows here,
+ * where a page without it reads 1M rows in 2-3 ms).
+ */
+const COMBINED_READS = 16;
 
 /** A first key whose runs are all this long or shorter has each run sorted instead of whole passes. */
 const SHORT_RUNS = 64;

@@ -9,9 +9,10 @@
 // per key list and kept (rank-order.ts); a single condition is counted from its ranks' run lengths.
 //
 // Memory held per query process and resource: 4 bytes per row for each column used (ranks) and for each
-// column sorted on (its order), 4 bytes per rank of each column counted on, and for each column a pattern ran
-// on, its LIKE texts (operand bytes + 1 per distinct value, as stored); per store, the combined orders of all
-// its resources up to rank-order.ts's bound (64 MiB). A query's filter holds one byte per row for each level
+// column sorted on (its order), 4 bytes per rank of each column counted on or sorted on second, and for each
+// column a pattern ran on, its LIKE texts (operand bytes + 1 per distinct value, as stored); per store, the
+// combined orders of all its resources up to rank-order.ts's bound (64 MiB), made for two keys only once
+// pages without one have paid for it (run-page.ts). A query's filter holds one byte per row for each level
 // of nesting of its conditions.
 import { isAscii } from 'node:buffer';
 import { uint32sOfBlob } from '../../../fixtures/dkan/layout.js';
@@ -26,10 +27,11 @@ import {
   fewPage,
   fewRows,
   keptRows,
+  twoKeys,
   type RankSource,
   type SortKey,
-  type Walk,
 } from './rank-order.js';
+import { pageOf, twoKeyPage, type Kept } from './run-page.js';
 import { conditionSql, patternOperand } from './sql.js';
 
 /** One column's ranks, read from the database the first time a query uses the column. */
@@ -309,44 +311,21 @@ function leafCount(ranked: RankedResource, col: RankedColumn, member: Uint8Array
 }
 
 /**
- * Rows `offset` to `offset + limit - 1` of the walk among those kept: row rn is kept when
- * keep[col.ranks[rn]] is 1 (col null: keep[rn]). One pass in sort order, stopping at the page's end.
+ * Kept rows `offset` to `offset + limit - 1` in the order of the keys: along their walk, or for two keys
+ * run by run of the first key's order (run-page.ts) until their combined order is due (`combinedDue`).
  */
-function pageOf(walk: Walk, offset: number, limit: number, keep: Uint8Array, col: RankSource | null): number[] {
-  if (col !== null && col === walk.first) return pageOfRuns(walk, offset, limit, keep);
-  const { order, reverse, rows: n } = walk;
-  const lookup = col?.ranks ?? null;
-  const out: number[] = [];
-  let skip = offset;
-  for (let i = 0; i < n; i++) {
-    const rn = order === null ? (reverse ? n - i : i + 1) : order[reverse ? n - 1 - i : i]!;
-    if (keep[lookup === null ? rn : lookup[rn]!] !== 1) continue;
-    if (skip > 0) skip--;
-    else if (out.push(rn) >= limit) break;
+function pageByKeys(orders: Orders, keys: SortKey[], kept: Kept, offset: number, limit: number): number[] {
+  const two = twoKeys(keys);
+  if (two && !orders.combinedDue(keys)) {
+    const { rows, read } = twoKeyPage(orders, two, kept, offset, limit);
+    orders.spend(keys, read);
+    return rows;
   }
-  return out;
-}
-
-/** The same when the condition's column is the first sort key: whole runs of its ranks are kept or passed. */
-function pageOfRuns(walk: Walk, offset: number, limit: number, member: Uint8Array): number[] {
-  const order = walk.order!;
-  const starts = walk.starts!;
-  const distinct = starts.length - 2;
-  const out: number[] = [];
-  let skip = offset;
-  for (let j = 1; j <= distinct && out.length < limit; j++) {
-    const r = walk.reverse ? distinct + 1 - j : j;
-    if (member[r] !== 1) continue;
-    const size = starts[r + 1]! - starts[r]!;
-    if (skip >= size) {
-      skip -= size;
-      continue;
-    }
-    for (let k = skip; k < size && out.length < limit; k++)
-      out.push(walk.reverse ? order[starts[r + 1]! - 1 - k]! : order[starts[r]! + k]!);
-    skip = 0;
-  }
-  return out;
+  const walk = orders.walk(keys);
+  if (kept.keep !== null) return pageOf(walk, offset, limit, kept.keep, kept.col);
+  const rows: number[] = [];
+  for (let i = offset; i < Math.min(walk.rows, offset + limit); i++) rows.push(walk.at(i));
+  return rows;
 }
 
 export interface RankedPage {
@@ -371,14 +350,9 @@ export function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: Loo
   const n = ranked.rows;
   // No row of the page: no order to walk (a combined order is a pass per key over every row).
   const wantRows = (count: number) => q.results && limit > 0 && q.offset < count;
-  if (filter === null) {
-    const rows: number[] = [];
-    if (wantRows(n)) {
-      const walk = ranked.orders.walk(keys);
-      for (let i = q.offset; i < Math.min(n, q.offset + limit); i++) rows.push(walk.at(i));
-    }
-    return { rows, count: n };
-  }
+  const all: Kept = { keep: null, col: null, count: n };
+  if (filter === null)
+    return { rows: wantRows(n) ? pageByKeys(ranked.orders, keys, all, q.offset, limit) : [], count: n };
   // A condition keeps ranks of its column (keep[col.ranks[rn]]); a group keeps rows (keep[rn]).
   const { keep, col, count } =
     filter.kind === 'leaf'
@@ -388,6 +362,6 @@ export function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: Loo
   const rows =
     count <= fewRows(n)
       ? fewPage(keptRows(col?.ranks ?? null, keep, count), keys, q.offset, limit)
-      : pageOf(ranked.orders.walk(keys), q.offset, limit, keep, col);
+      : pageByKeys(ranked.orders, keys, { keep, col, count }, q.offset, limit);
   return { rows, count };
 }
