@@ -7,18 +7,14 @@ import { resolveConfig } from '../src/config.js';
 import { packageRoot } from '../src/paths.js';
 import { ensureFixtures } from '../src/server.js';
 import { FixtureStore } from '../src/platform/data/fixture-store.js';
-import { capture, captureOne, writeCapture } from './capture.js';
-import { type ProbeResult, probeShapes } from './dkan-probe.js';
+import type { ProbeResult } from './dkan-probe.js';
+import { measure, type MeasureRun } from './measure.js';
 import {
-  type LoadResult,
   type Server,
-  load,
   wrkVersion,
   median,
   pinSelfToCore1,
   rssMiB,
-  rssParts,
-  sequentialLatency,
   spawnNode,
   LAUNCH_FLAGS,
   waitReady,
@@ -104,150 +100,23 @@ async function startBaseline(kind: BaselineKind, ...params: string[]): Promise<S
 }
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'mockyard-bench-'));
+const measureRun: MeasureRun = {
+  quick: Boolean(args.quick),
+  rounds,
+  duration,
+  connections: connectionsList,
+  tmp,
+  rows,
+  goal,
+  shapeProbes,
+  startBaseline,
+  tmpFile,
+};
 let fileCounter = 0;
 function tmpFile(content: string | Buffer): string {
   const file = path.join(tmp, `f${fileCounter++}`);
   writeFileSync(file, content);
   return file;
-}
-
-/** One workload: mockyard and its baselines alternately at each connection count, all sent the same requests. */
-async function measure(ctx: BenchContext, mock: Server, w: Workload): Promise<void> {
-  const paths = w.paths(ctx);
-  const headers = w.headers?.() ?? {};
-  const answers = await capture(mock.url, paths, headers);
-  const failed = [...answers.values()].filter((a) => a.status >= 400);
-  if (failed.length === answers.size || failed.some((a) => a.status >= 500)) {
-    const [url, a] = [...answers].find(([, x]) => x.status >= 400)!;
-    throw new Error(`${w.id}: ${url} answered ${a.status}: ${a.body.subarray(0, 300).toString()}`);
-  }
-  const captureFile = tmpFile('');
-  writeCapture(captureFile, answers);
-  const baselines: [BaselineKind, Server][] = [];
-  try {
-    const kinds = (w.baselines ?? []).filter((kind) => kind !== 'fastify-sqlite' || w.sql);
-    const started = await Promise.allSettled(
-      kinds.map((kind) =>
-        kind === 'fastify-sqlite'
-          ? startBaseline(kind, path.join(ctx.dataDir, 'mockyard.db'), tmpFile(JSON.stringify(w.sql!(ctx, paths))))
-          : startBaseline(kind, captureFile),
-      ),
-    );
-    started.forEach((r, k) => r.status === 'fulfilled' && baselines.push([kinds[k]!, r.value]));
-    const failedStart = started.find((r) => r.status === 'rejected');
-    if (failedStart) throw failedStart.reason;
-    // The replay baselines must answer what mockyard answered, byte for byte, or the ratio means nothing.
-    for (const [kind, server] of baselines) {
-      if (kind === 'fastify-sqlite') continue;
-      const replayed = await captureOne(server.url, paths[0]!, headers);
-      const original = answers.get(paths[0]!)!;
-      if (
-        replayed.status !== original.status ||
-        !replayed.body.equals(original.body) ||
-        replayed.headers['content-type'] !== original.headers['content-type']
-      ) {
-        throw new Error(
-          `${w.id}: the ${BASELINE_LABEL[kind]} baseline does not replay mockyard's answer to ${paths[0]}`,
-        );
-      }
-    }
-    if (w.latencyProbe) {
-      // One request at a time over a kept-alive connection: the latency of one answer without queueing.
-      await sequentialLatency(mock.url, paths, args.quick ? 50 : 200, headers);
-      const probe = await sequentialLatency(mock.url, paths, args.quick ? 200 : 1000, headers);
-      rows.push({
-        workload: `${w.id} (1 at a time)`,
-        connections: 1,
-        rps: 1000 / probe.median,
-        p50: probe.median,
-        p99: probe.p99,
-        baselines: {},
-        rssMiB: null,
-        note: 'sequential requests over HTTP',
-      });
-    }
-    for (const connections of connectionsList) {
-      if (!args.quick) {
-        await load(mock.url, paths, connections, 1, headers, tmp); // warm-up
-        for (const [, server] of baselines) await load(server.url, paths, connections, 1, headers, tmp);
-      }
-      // Alternate the servers and keep medians: single runs on a shared machine drift.
-      const ms: LoadResult[] = [];
-      const bs = new Map<BaselineKind, LoadResult[]>(baselines.map(([kind]) => [kind, []]));
-      for (let round = 0; round < rounds; round++) {
-        ms.push(await load(mock.url, paths, connections, duration, headers, tmp));
-        for (const [kind, server] of baselines)
-          bs.get(kind)!.push(await load(server.url, paths, connections, duration, headers, tmp));
-      }
-      const m = medianResult(ms);
-      const ratios: Partial<Record<BaselineKind, number>> = {};
-      const row: Row = {
-        workload: w.id,
-        connections,
-        rps: m.rps,
-        p50: m.p50,
-        p99: m.p99,
-        baselines: {},
-        rssMiB: rssMiB(mock.child.pid),
-        note: '',
-      };
-      const notes: string[] = [];
-      if (failed.length) notes.push(`${failed.length} of ${answers.size} requests answer 4xx`);
-      if (m.errors || m.non2xx) notes.push(`${m.errors} errors, ${m.non2xx} non-2xx`);
-      for (const [kind, results] of bs) {
-        const b = medianResult(results);
-        // Each round's ratio from runs next to each other in time, then their median: the machine's speed
-        // drifts between rounds (other tenants of the host), less within one.
-        const ratio = median(results.map((r, round) => ms[round]!.rps / r.rps));
-        ratios[kind] = ratio;
-        row.baselines[kind] = { rps: b.rps, ratio };
-        if (b.errors || (b.non2xx && !failed.length))
-          notes.push(`${BASELINE_LABEL[kind]}: ${b.errors} errors, ${b.non2xx} non-2xx`);
-      }
-      if (rounds > 1) notes.push(`median of ${rounds}`);
-      row.note = notes.join('; ');
-      rows.push(row);
-      w.check?.({
-        connections,
-        result: m,
-        ratios,
-        rssMiB: rssMiB(mock.child.pid),
-        rssParts: rssParts(mock.child.pid),
-        goal,
-      });
-    }
-  } finally {
-    for (const [, server] of baselines) await server.stop();
-  }
-  if (w.shapeProbe) {
-    const results = await probeShapes(ctx.dataDir, ctx.dkanShapes);
-    shapeProbes.set(w.id, results);
-    const ms = results.map((r) => r.ms).sort((a, b) => a - b);
-    const slowest = results.reduce((a, b) => (b.ms > a.ms ? b : a));
-    const non200 = results.filter((r) => r.status !== 200).length;
-    rows.push({
-      workload: `${w.id} (1 at a time)`,
-      connections: 1,
-      rps: null,
-      p50: median(ms),
-      p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))]!,
-      baselines: {},
-      rssMiB: null,
-      note: `each of ${results.length} shapes once, in process; slowest ${slowest.ms.toFixed(1)} ms (${slowest.shape.family}, sort ${slowest.shape.sort})${non200 ? `; ${non200} non-200` : ''}`,
-    });
-  }
-}
-
-function medianResult(results: LoadResult[]): LoadResult {
-  const pick = (k: keyof LoadResult) => median(results.map((r) => r[k]));
-  return {
-    rps: pick('rps'),
-    p50: pick('p50'),
-    p99: pick('p99'),
-    errors: results.reduce((a, r) => a + r.errors, 0),
-    non2xx: results.reduce((a, r) => a + r.non2xx, 0),
-    bytesPerSec: pick('bytesPerSec'),
-  };
 }
 
 async function startupFigures(dataDir: string): Promise<void> {
@@ -416,7 +285,7 @@ async function main(): Promise<void> {
           `${elapsed()} ${w.id}: ${w.title}${serverArgs.length ? ` (mockyard ${serverArgs.join(' ')})` : ''}`,
         );
         if (w.custom) await w.custom(ctx, { rows, goal, pid: mock.child.pid!, rss: () => rssMiB(mock.child.pid) });
-        else await measure(ctx, mock, w);
+        else await measure(measureRun, ctx, mock, w);
       }
     } finally {
       store.close();

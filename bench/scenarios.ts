@@ -2,75 +2,15 @@
 import { load, median } from './lib.js';
 import type { CustomArgs } from './types.js';
 
+const day = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString();
+
 /** A scenario body of `n` records for each area (archive: n files over n/10 items). */
 export function scenarioBodies(n: number): Record<string, unknown> {
-  const day = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString();
   return {
-    appcenter: {
-      appcenter: {
-        users: [
-          { name: 'owner', token: 'owner-token' },
-          { name: 'tester', token: 'tester-token', groups: ['owner/App/Beta'] },
-        ],
-        apps: [
-          {
-            owner: 'owner',
-            name: 'App',
-            groups: [{ name: 'Beta' }, { name: 'Staff', members: ['owner'] }],
-            releases: Array.from({ length: n }, (_, i) => ({
-              id: i + 1,
-              version: String(1000 + i),
-              short_version: `1.${Math.floor(i / 10)}.${i % 10}`,
-              uploaded_at: day(i),
-              ...(i % 3 === 0 ? {} : { distribution_groups: [{ name: i % 2 ? 'Beta' : 'Staff' }] }),
-            })),
-          },
-        ],
-      },
-    },
-    agco: {
-      agco: {
-        languages: [
-          { LocaleId: 1033, Description: 'English' },
-          { LocaleId: 1031, Description: 'German' },
-          { LocaleId: 1035, Description: 'Finnish', IsDeleted: true },
-        ],
-        definitions: Array.from({ length: n }, (_, i) => ({
-          Id: `Screen.Label.${i}`,
-          DescriptionForTranslator: `Label number ${i} on the screen`,
-          Translations: [
-            { LanguageId: 1033, StringValue: `Label ${i}`, State: 'Original' },
-            { LanguageId: 1031, StringValue: `Beschriftung ${i}` },
-          ],
-        })),
-      },
-    },
-    marketcheck: {
-      marketcheck: {
-        listings: Array.from({ length: n }, (_, i) => ({
-          make: `Make${i % 12}`,
-          model: `Model${i % 60}`,
-          car_type: i % 3 ? 'used' : 'new',
-          state: ['TX', 'CA', 'FL', 'NY'][i % 4],
-          city: `City${i % 9}`,
-          price: 10_000 + ((i * 7919) % 40_000),
-          miles: (i * 104_729) % 150_000,
-          dom: 1 + (i % 90),
-        })),
-      },
-    },
-    archive: {
-      archive: {
-        items: Array.from({ length: Math.ceil(n / 10) }, (_, i) => ({
-          identifier: `item-${i}`,
-          metadata: { title: `Item ${i}`, mediatype: 'texts' },
-          files: Array.from({ length: 10 }, (_, j) => ({
-            name: `file-${j}.txt`,
-            content: `item ${i} file ${j}\n`.repeat(20),
-          })),
-        })),
-      },
-    },
+    appcenter: { appcenter: appcenterRecords(n) },
+    agco: { agco: agcoRecords(n) },
+    marketcheck: { marketcheck: { listings: Array.from({ length: n }, (_, i) => listing(i)) } },
+    archive: { archive: archiveRecords(n) },
     dkan: {
       dkan: {
         datasets: [
@@ -90,6 +30,71 @@ export function scenarioBodies(n: number): Record<string, unknown> {
         ],
       },
     },
+  };
+}
+
+function appcenterRecords(n: number) {
+  return {
+    users: [
+      { name: 'owner', token: 'owner-token' },
+      { name: 'tester', token: 'tester-token', groups: ['owner/App/Beta'] },
+    ],
+    apps: [
+      {
+        owner: 'owner',
+        name: 'App',
+        groups: [{ name: 'Beta' }, { name: 'Staff', members: ['owner'] }],
+        releases: Array.from({ length: n }, (_, i) => ({
+          id: i + 1,
+          version: String(1000 + i),
+          short_version: `1.${Math.floor(i / 10)}.${i % 10}`,
+          uploaded_at: day(i),
+          ...(i % 3 === 0 ? {} : { distribution_groups: [{ name: i % 2 ? 'Beta' : 'Staff' }] }),
+        })),
+      },
+    ],
+  };
+}
+
+function agcoRecords(n: number) {
+  return {
+    languages: [
+      { LocaleId: 1033, Description: 'English' },
+      { LocaleId: 1031, Description: 'German' },
+      { LocaleId: 1035, Description: 'Finnish', IsDeleted: true },
+    ],
+    definitions: Array.from({ length: n }, (_, i) => ({
+      Id: `Screen.Label.${i}`,
+      DescriptionForTranslator: `Label number ${i} on the screen`,
+      Translations: [
+        { LanguageId: 1033, StringValue: `Label ${i}`, State: 'Original' },
+        { LanguageId: 1031, StringValue: `Beschriftung ${i}` },
+      ],
+    })),
+  };
+}
+
+const listing = (i: number) => ({
+  make: `Make${i % 12}`,
+  model: `Model${i % 60}`,
+  car_type: i % 3 ? 'used' : 'new',
+  state: ['TX', 'CA', 'FL', 'NY'][i % 4],
+  city: `City${i % 9}`,
+  price: 10_000 + ((i * 7919) % 40_000),
+  miles: (i * 104_729) % 150_000,
+  dom: 1 + (i % 90),
+});
+
+function archiveRecords(n: number) {
+  return {
+    items: Array.from({ length: Math.ceil(n / 10) }, (_, i) => ({
+      identifier: `item-${i}`,
+      metadata: { title: `Item ${i}`, mediatype: 'texts' },
+      files: Array.from({ length: 10 }, (_, j) => ({
+        name: `file-${j}.txt`,
+        content: `item ${i} file ${j}\n`.repeat(20),
+      })),
+    })),
   };
 }
 

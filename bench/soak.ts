@@ -59,6 +59,10 @@ const enc = encodeURIComponent;
 
 /** A fixed, varied mix over every area: successes mostly, some 4xx a real client also causes. */
 function mix(c: Catalog): Req[] {
+  return [...archiveMix(c), ...marketcheckMix(c), ...appcenterMix(c), ...agcoMix(c), ...dkanMix(c)];
+}
+
+function archiveMix(c: Catalog): Req[] {
   const out: Req[] = [];
   const ok = c.archive.items.filter((i) => i.status === 'ok');
   for (const [i, item] of ok.slice(0, 20).entries()) {
@@ -75,6 +79,11 @@ function mix(c: Catalog): Req[] {
       });
   }
   out.push({ area: 'archive', path: '/archive/download/no-such-item/file.txt' });
+  return out;
+}
+
+function marketcheckMix(c: Catalog): Req[] {
+  const out: Req[] = [];
   const key = c.marketcheck.apiKeys[0] ?? 'soak';
   for (const t of ['new', 'used']) {
     out.push({ area: 'marketcheck', path: `/marketcheck/popular/cars?api_key=${key}&car_type=${t}` });
@@ -87,6 +96,11 @@ function mix(c: Catalog): Req[] {
       });
   }
   out.push({ area: 'marketcheck', path: `/marketcheck/popular/cars?api_key=${key}&car_type=old` });
+  return out;
+}
+
+function appcenterMix(c: Catalog): Req[] {
+  const out: Req[] = [];
   for (const t of c.appcenter.tokens) {
     for (const g of t.groups) {
       const [owner, app] = g.split('/');
@@ -107,6 +121,11 @@ function mix(c: Catalog): Req[] {
     path: '/appcenter/v0.1/apps/nobody/nothing/releases',
     headers: { 'x-api-token': c.appcenter.tokens[0]!.token },
   });
+  return out;
+}
+
+function agcoMix(c: Catalog): Req[] {
+  const out: Req[] = [];
   const auth = { authorization: `Bearer ${c.agco.tokens[0]}` };
   const langs = c.agco.languages.map((l) => l.id);
   for (let i = 0; i < 30; i++) {
@@ -135,6 +154,11 @@ function mix(c: Catalog): Req[] {
     path: '/agco/api/v2/StringDefinitions?includeTranslations=true&stringText=trac*',
     headers: { ...auth, accept: 'application/xml' },
   });
+  return out;
+}
+
+function dkanMix(c: Catalog): Req[] {
+  const out: Req[] = [];
   for (const ds of c.dkan.datasets.slice(0, 4)) {
     for (const r of ds.resources) {
       const text = r.columns.find((col) => col.type === 'text')?.name ?? r.columns[0]!.name;
