@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { testApp } from '../helpers/app.js';
 import { resolveConfig } from '../../src/config.js';
 import { ensureFixtures } from '../../src/server.js';
-import { uuidFromName } from '../../fixtures/dkan/layout.js';
+import { uint32Blob, uint32sOfBlob, uuidFromName } from '../../fixtures/dkan/layout.js';
 import { catalog, datasetWith, envelope, query, tableOf, type Row } from './helpers.js';
 
 const { app, store, config } = await testApp();
@@ -41,6 +41,18 @@ describe('generated datasets', () => {
   it('has a provider directory and a quality-measure dataset', () => {
     expect(datasetWith(datasets, 'hospital_overall_rating').resources[0]!.rows).toBeGreaterThan(1000);
     expect(datasetWith(datasets, 'measure_id').resources[0]!.rows).toBeGreaterThan(1000);
+  });
+
+  it('reads a rank BLOB back as the same numbers, at any offset of a shared buffer', () => {
+    const values = Uint32Array.from({ length: 1000 }, (_, i) => (i * 2654435761) >>> 0);
+    const blob = uint32Blob(values);
+    expect([...uint32sOfBlob(Buffer.from(blob))]).toEqual([...values]);
+    for (const offset of [1, 2, 3, 4]) {
+      const shared = Buffer.alloc(blob.length + 8);
+      blob.copy(shared, offset);
+      const read = uint32sOfBlob(shared.subarray(offset, offset + blob.length));
+      expect([...read]).toEqual([...values]);
+    }
   });
 
   it('derives stable UUID-shaped ids from names, not from the seed', () => {

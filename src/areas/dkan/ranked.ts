@@ -302,10 +302,15 @@ function fillFilter(f: Filter, into: Uint8Array, rows: number): void {
   }
 }
 
-/** How many rows a condition's ranks hold: one step per distinct value, from its column's runs. */
+/** How many rows a condition's ranks hold: one step per distinct value from its column's runs, once made. */
 function leafCount(ranked: RankedResource, col: RankedColumn, member: Uint8Array): number {
-  const starts = ranked.orders.starts(col);
+  const starts = ranked.orders.startsOnSecondUse(col);
   let count = 0;
+  if (starts === null) {
+    const ranks = col.ranks;
+    for (let rn = 1; rn < ranks.length; rn++) count += member[ranks[rn]!]!;
+    return count;
+  }
   for (let r = 1; r < member.length; r++) if (member[r] === 1) count += starts[r + 1]! - starts[r]!;
   return count;
 }
