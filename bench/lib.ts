@@ -13,6 +13,8 @@ export const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
  * measures what users run.
  */
 export const LAUNCH_FLAGS = ['--no-allocation-site-pretenuring'];
+/** The environment the command's #! line and the image give the server (src/cli.ts says why). */
+export const LAUNCH_ENV: Record<string, string> = { MALLOC_ARENA_MAX: '2' };
 
 /** Runs a node script pinned to core 0 (the load generator keeps core 1). */
 export function spawnNode(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {

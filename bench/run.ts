@@ -17,6 +17,7 @@ import {
   rssMiB,
   spawnNode,
   LAUNCH_FLAGS,
+  LAUNCH_ENV,
   waitReady,
   download,
   hasTaskset,
@@ -90,7 +91,10 @@ function goal(name: string, pass: boolean, value: string): void {
 }
 
 async function startMockyard(dataDir: string, extra: string[] = []): Promise<Server> {
-  const child = spawnNode([...nodeFlags, cli, '--port', '0', '--log-level', 'warn', '--data-dir', dataDir, ...extra]);
+  const child = spawnNode(
+    [...nodeFlags, cli, '--port', '0', '--log-level', 'warn', '--data-dir', dataDir, ...extra],
+    LAUNCH_ENV,
+  );
   return waitReady(child, /ready at (http:\/\/\S+)/, (m) => m[1]!);
 }
 
