@@ -6,7 +6,8 @@
 // dictionary of distinct values: that yields the ranks it matches (a range for comparisons), so collation,
 // affinity and NULL rules stay exactly SQLite's. Patterns are matched in memory on the texts SQLite gives
 // LIKE (like-match.ts). Rows are then tested by rank while walking the order of the sort keys, made once
-// per key list and kept (rank-order.ts); a single condition is counted from its ranks' run lengths.
+// per key list and kept (rank-order.ts), or for two keys run by run of the first key's order until such an
+// order has paid for itself (run-page.ts); a single condition is counted from its ranks' run lengths.
 //
 // Memory held per query process and resource: 4 bytes per row for each column used (ranks) and for each
 // column sorted on (its order), 4 bytes per rank of each column counted on or sorted on second, and for each
