@@ -16,6 +16,13 @@ export interface Kept {
   count: number;
 }
 
+/** The part of a run a page wants: its kept rows `skip` to `skip + take - 1`, appended to `out`. */
+interface Want {
+  skip: number;
+  take: number;
+  out: number[];
+}
+
 /** What paging one run did: the kept rows of the run it passed before the page (all of them if it ended). */
 interface Paged {
   passed: number;
@@ -65,10 +72,9 @@ export function twoKeyPage(
     }
     const run = order.subarray(from, to);
     const take = limit - out.length;
+    const want = { skip, take, out };
     const paged =
-      keys.second === null
-        ? inRecordOrder(run, keys.desc, kept, skip, take, out)
-        : ofRun(orders, keys, r, run, kept, known, skip, take, out);
+      keys.second === null ? inRecordOrder(run, keys.desc, kept, want) : ofRun(orders, keys, r, run, kept, known, want);
     read += paged.read;
     skip -= paged.passed;
   }
@@ -101,10 +107,9 @@ function ofRun(
   run: Uint32Array,
   kept: Kept,
   known: number | null,
-  skip: number,
-  take: number,
-  out: number[],
+  want: Want,
 ): Paged {
+  const { skip, take } = want;
   const second = keys.second!;
   const rows = keys.first.ranks.length - 1;
   // Unknown: as many as the filter keeps of all the rows.
@@ -112,46 +117,21 @@ function ofRun(
   const along = Math.ceil(((skip + take) * rows) / keptHere) + (orders.has(second) ? 0 : rows);
   const counting = 2 * run.length + second.distinct;
   const sorting = 4 * run.length * Math.log2(run.length + 1);
-  if (along <= counting && along <= sorting) return alongSecond(orders, keys, r, kept, skip, take, out);
-  if (sorting <= counting) return sortedRun(run, second, keys.desc, kept, skip, take, out);
-  return bySecondKey(orders, run, second, keys.desc, kept, skip, take, out);
+  if (along <= counting && along <= sorting) return alongSecond(orders, keys, r, kept, want);
+  if (sorting <= counting) return sortedRun(run, second, keys.desc, kept, want);
+  return bySecondKey(orders, run, second, keys.desc, kept, want);
 }
 
 /** Along the second key's own order (rank, then record_number; from the end when descending). */
-function alongSecond(
-  orders: Orders,
-  keys: TwoKeys,
-  r: number,
-  kept: Kept,
-  skip: number,
-  take: number,
-  out: number[],
-): Paged {
-  const { order } = orders.of(keys.second!);
+function alongSecond(orders: Orders, keys: TwoKeys, r: number, kept: Kept, want: Want): Paged {
   const ranks = keys.first.ranks;
-  const n = order.length;
-  let passed = 0;
-  const end = out.length + take;
-  let i = 0;
-  for (; i < n && out.length < end; i++) {
-    const rn = order[keys.desc ? n - 1 - i : i]!;
-    if (ranks[rn] !== r || !isKept(kept, rn)) continue;
-    if (passed < skip) passed++;
-    else out.push(rn);
-  }
-  return { passed, read: i };
+  const inRun = (rn: number) => ranks[rn] === r && isKept(kept, rn);
+  return slice(orders.of(keys.second!).order, keys.desc, inRun, want);
 }
 
 /** A short run's kept rows sorted by the second key, then record_number (both descending when `desc`). */
-function sortedRun(
-  run: Uint32Array,
-  second: RankSource,
-  desc: boolean,
-  kept: Kept,
-  skip: number,
-  take: number,
-  out: number[],
-): Paged {
+function sortedRun(run: Uint32Array, second: RankSource, desc: boolean, kept: Kept, want: Want): Paged {
+  const { skip, take, out } = want;
   const ranks = second.ranks;
   const rows = run.filter((rn) => isKept(kept, rn));
   const sign = desc ? -1 : 1;
@@ -161,14 +141,20 @@ function sortedRun(
 }
 
 /** Kept rows of a run in record_number order (descending when `desc`). */
-function inRecordOrder(run: Uint32Array, desc: boolean, kept: Kept, skip: number, take: number, out: number[]): Paged {
-  const n = run.length;
+function inRecordOrder(run: Uint32Array, desc: boolean, kept: Kept, want: Want): Paged {
+  return slice(run, desc, (rn) => isKept(kept, rn), want);
+}
+
+/** The rows of `rows` (read from the end when `desc`) that `test` keeps, as far as `want` goes. */
+function slice(rows: Uint32Array, desc: boolean, test: (rn: number) => boolean, want: Want): Paged {
+  const { skip, take, out } = want;
+  const n = rows.length;
   let passed = 0;
   const end = out.length + take;
   let i = 0;
   for (; i < n && out.length < end; i++) {
-    const rn = run[desc ? n - 1 - i : i]!;
-    if (!isKept(kept, rn)) continue;
+    const rn = rows[desc ? n - 1 - i : i]!;
+    if (!test(rn)) continue;
     if (passed < skip) passed++;
     else out.push(rn);
   }
@@ -185,10 +171,9 @@ function bySecondKey(
   second: RankSource,
   desc: boolean,
   kept: Kept,
-  skip: number,
-  take: number,
-  out: number[],
+  want: Want,
 ): Paged {
+  const { skip, take, out } = want;
   const ranks = second.ranks;
   const counts = orders.scratch(second);
   const n = run.length;
