@@ -187,16 +187,25 @@ describe('row orders kept per sort-key list', () => {
       { col: b, desc: true },
     ];
     const flipped: SortKey[] = keys.map((k) => ({ ...k, desc: !k.desc }));
-    expect(orders.combinedDue(keys)).toBe(false);
-    orders.spend(keys, 8 * rows);
-    expect(orders.combinedDue(keys)).toBe(false);
-    orders.spend(flipped, 8 * rows);
+    const id = (list: SortKey[]) => orders.combinedId(twoKeys(list)!);
+    expect(orders.combinedDue(id(keys))).toBe(false);
+    orders.spend(id(keys), 8 * rows);
+    expect(orders.combinedDue(id(keys))).toBe(false);
+    orders.spend(id(flipped), 8 * rows);
     // The flipped directions are the same order read backwards: what either read counts for both.
-    expect(orders.combinedDue(keys)).toBe(true);
-    expect(orders.combinedDue([keys[0]!, { col: b, desc: false }])).toBe(false);
+    expect(orders.combinedDue(id(keys))).toBe(true);
+    expect(orders.combinedDue(id([keys[0]!, { col: b, desc: false }]))).toBe(false);
     expect(shared.size).toBe(0);
     orders.walk(keys);
     expect(shared.size).toBe(1);
+    // A combined order made by a walk is the one the id names: pages then walk it.
+    const other: SortKey[] = [
+      { col: a, desc: true },
+      { col: b, desc: true },
+    ];
+    expect(orders.combinedDue(id(other))).toBe(false);
+    orders.walk(other);
+    expect(orders.combinedDue(id(other))).toBe(true);
   });
 
   it('keeps the combined orders of resources with the same column names apart in one shared bound', () => {

@@ -144,11 +144,11 @@ export class Orders {
    * rank: 3.5 MB for a column of 883,000 values, most of its 8-10 ms in page faults here).
    */
   startsOnSecondUse(col: RankSource): Uint32Array | null {
-    const made = this.#columns.get(col.name)?.starts ?? this.#counted.get(col.name);
-    if (made) return made;
-    if (this.#countedOnce.has(col.name)) return this.starts(col);
-    this.#countedOnce.add(col.name);
-    return null;
+    if (this.#madeStarts(col) === undefined && !this.#countedOnce.has(col.name)) {
+      this.#countedOnce.add(col.name);
+      return null;
+    }
+    return this.starts(col);
   }
 
   /** Whether the column's own order is made already. */
@@ -158,11 +158,15 @@ export class Orders {
 
   /** Where each rank's run starts in the column's order, without making the order when it is not made yet. */
   starts(col: RankSource): Uint32Array {
-    const made = this.#columns.get(col.name)?.starts ?? this.#counted.get(col.name);
+    const made = this.#madeStarts(col);
     if (made) return made;
     const starts = runStarts(col);
     this.#counted.set(col.name, starts);
     return starts;
+  }
+
+  #madeStarts(col: RankSource): Uint32Array | undefined {
+    return this.#columns.get(col.name)?.starts ?? this.#counted.get(col.name);
   }
 
   /** A count per rank of the column, all zero: lent to one page at a time, which leaves it zero again. */
@@ -179,19 +183,26 @@ export class Orders {
     return `${this.prefix}\0\0${rel.map((k) => `${k.col?.name ?? ''}${k.desc ? '\0d' : '\0a'}`).join('\0\0')}`;
   }
 
+  /** What names the combined order of two keys (see `twoKeys`), for `combinedDue` and `spend`. */
+  combinedId(two: TwoKeys): string {
+    const keys = [
+      { col: two.first, desc: two.firstDesc },
+      { col: two.second, desc: two.desc },
+    ];
+    return this.#idOf(relative(keys));
+  }
+
   /**
-   * Whether pages of these keys (two, see `twoKeys`) should walk their combined order: it is kept already, or
+   * Whether pages of two keys (their `combinedId`) should walk their combined order: it is kept already, or
    * pages without it (run-page.ts) have read enough rows to have paid for making it (`COMBINED_READS`). A key
    * list used once never pays for the order; one used again and again gets it, as it did from the start.
    */
-  combinedDue(keys: readonly SortKey[]): boolean {
-    const id = this.#idOf(relative(usedKeys(keys)));
+  combinedDue(id: string): boolean {
     return this.multi.has(id) || (this.#spent.get(id) ?? 0) >= COMBINED_READS * this.rows;
   }
 
-  /** Counts rows a page of these keys read without their combined order (see `combinedDue`). */
-  spend(keys: readonly SortKey[], rows: number): void {
-    const id = this.#idOf(relative(usedKeys(keys)));
+  /** Counts rows a page of two keys (their `combinedId`) read without their combined order. */
+  spend(id: string, rows: number): void {
     this.#spent.set(id, (this.#spent.get(id) ?? 0) + rows);
   }
 

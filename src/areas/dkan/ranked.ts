@@ -322,9 +322,10 @@ function leafCount(ranked: RankedResource, col: RankedColumn, member: Uint8Array
  */
 function pageByKeys(orders: Orders, keys: SortKey[], kept: Kept, offset: number, limit: number): number[] {
   const two = twoKeys(keys);
-  if (two && !orders.combinedDue(keys)) {
+  const id = two && orders.combinedId(two);
+  if (two && id && !orders.combinedDue(id)) {
     const { rows, read } = twoKeyPage(orders, two, kept, offset, limit);
-    orders.spend(keys, read);
+    orders.spend(id, read);
     return rows;
   }
   const walk = orders.walk(keys);
@@ -356,9 +357,10 @@ export function rankedPage(ranked: RankedResource, q: DkanQuery, runLookups: Loo
   const n = ranked.rows;
   // No row of the page: no order to walk (a combined order is a pass per key over every row).
   const wantRows = (count: number) => q.results && limit > 0 && q.offset < count;
-  const all: Kept = { keep: null, col: null, count: n };
-  if (filter === null)
+  if (filter === null) {
+    const all: Kept = { keep: null, col: null, count: n };
     return { rows: wantRows(n) ? pageByKeys(ranked.orders, keys, all, q.offset, limit) : [], count: n };
+  }
   // A condition keeps ranks of its column (keep[col.ranks[rn]]); a group keeps rows (keep[rn]).
   const { keep, col, count } =
     filter.kind === 'leaf'
