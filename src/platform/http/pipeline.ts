@@ -24,6 +24,7 @@ import { SCENARIO_HEADER, type Scenario, scenarioStep, type Scenarios } from '..
 import { answerKey, type FixedAnswer } from './answer-cache.js';
 import { hintStep } from './hints.js';
 import { MAX_PARAM_LENGTH, urlLimitBreach, withinLimits } from './limits.js';
+import { keepTickShape } from './tick-shape.js';
 
 /**
  * A matcher of user-defined stubs (WireMock-format mappings): it may answer an area request after the
@@ -68,6 +69,8 @@ export class Pipeline {
   requestLog = false;
   #closing = false;
   readonly #policies: Map<AreaName, AnswerCachePolicy>;
+  /** A tick object held for the server's life: it keeps the fast code of Node's HTTP path (tick-shape.ts). */
+  readonly keptTick: object | null = keepTickShape();
 
   constructor(readonly options: PipelineOptions) {
     const { config, areas } = options;
