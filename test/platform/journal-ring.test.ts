@@ -55,6 +55,20 @@ describe('journal slots', () => {
     expect(spilled).toBeLessThan(95);
   });
 
+  it('gives back a text that ends at the slot edge in a character of 1 to 4 UTF-8 bytes', () => {
+    // The slot is written before its text is measured: a character cut at the edge must spill, not shorten.
+    for (const last of ['a', 'é', '€', '😀']) {
+      for (let bytes = SLOT_BYTES - 8; bytes <= SLOT_BYTES + 8; bytes++) {
+        const frame = Buffer.byteLength(JSON.stringify(['', {}])) + Buffer.byteLength(last);
+        const url = `${'u'.repeat(bytes - frame)}${last}`;
+        expect(Buffer.byteLength(JSON.stringify([url, {}]))).toBe(bytes);
+        const journal = new Journal(2);
+        journal.add(answered(journal.nextId(), url, {}));
+        expect(journal.records()[0]?.url).toBe(url);
+      }
+    }
+  });
+
   it('keeps a header named __proto__ as a header', () => {
     const journal = new Journal(2);
     const headers = JSON.parse('{"__proto__":"x","host":"a"}') as Record<string, string>;

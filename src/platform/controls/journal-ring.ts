@@ -119,9 +119,11 @@ class Slot implements AddedRecord, RecordHead {
     this.responseBody = r.responseBody;
     this.note = note;
     const json = JSON.stringify([r.url, r.headers]);
-    const bytes = Buffer.byteLength(json);
+    // One pass for the common case: a write that stops short of the region's last 4 bytes wrote the whole
+    // text (a UTF-8 character takes at most 4); only a text that may not fit is measured.
+    const written = this.region.write(json, 0, SLOT_BYTES, 'utf8');
+    const bytes = written <= SLOT_BYTES - 4 ? written : Buffer.byteLength(json);
     if (bytes <= SLOT_BYTES) {
-      this.region.write(json, 0, bytes, 'utf8');
       this.#length = bytes;
       this.#spill = null;
     } else {

@@ -178,7 +178,7 @@ export class Journal {
     if (this.capacity === 0) return;
     const slot = this.#ring.claim();
     slot.write(a, Math.round((performance.now() - a.started) * 100) / 100, a.note);
-    for (const listener of this.#listeners) listener(slot);
+    if (this.#listeners.size !== 0) for (const listener of this.#listeners) listener(slot);
   }
 
   /** Calls `listener` with every record added from now on; returns a function that stops it. */
