@@ -5,6 +5,8 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config.js';
+import { Pipeline, type PipelineOptions } from '../../src/platform/http/pipeline.js';
 import { keepTickShape } from '../../src/platform/http/tick-shape.js';
 
 const built = pathToFileURL(path.resolve(import.meta.dirname, '../../dist/src/platform/http/tick-shape.js')).href;
@@ -32,6 +34,13 @@ describe('the kept tick object', () => {
     const symbols = Object.getOwnPropertySymbols(tick).map((s) => s.description);
     expect(symbols).toEqual(expect.arrayContaining(['async_id_symbol', 'trigger_async_id_symbol']));
     expect(typeof tick!.callback).toBe('function');
+  });
+
+  it('is held by every pipeline, for as long as its server runs', () => {
+    // The constructor reads only the configuration and the areas.
+    const options = { config: resolveConfig({ logLevel: 'silent' }, {}), areas: [] } as unknown as PipelineOptions;
+    const kept = new Pipeline(options).keptTick;
+    expect(Object.getOwnPropertySymbols(kept).map((s) => s.description)).toContain('async_id_symbol');
   });
 
   it('keeps the shape of new tick objects through full collections', () => {
