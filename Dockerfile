@@ -20,10 +20,13 @@ RUN npm ci --no-audit --no-fund \
 # Runtime stage: no compilers, non-root, listening on all interfaces.
 # MALLOC_ARENA_MAX=2: glibc's malloc keeps at most two arenas instead of one per thread that allocates
 # (libuv's pool, V8's helpers); the server's resident memory after `npm run bench`'s mixed load went from
-# 103-106 MB to 99-101 MB, at the same throughput (docs/performance.md).
+# 103-106 MB to 99-101 MB, at the same throughput; MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ at 1 MiB
+# make it give freed memory back instead of keeping up to 64 MiB of it (src/cli.ts, docs/performance.md).
 FROM node:${NODE_MAJOR}-bookworm-slim
 ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
+    MALLOC_MMAP_THRESHOLD_=1048576 \
+    MALLOC_TRIM_THRESHOLD_=1048576 \
     MOCKYARD_HOST=0.0.0.0 \
     MOCKYARD_PORT=4010
 WORKDIR /app

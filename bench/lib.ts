@@ -14,7 +14,11 @@ export const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
  */
 export const LAUNCH_FLAGS = ['--no-allocation-site-pretenuring'];
 /** The environment the command's #! line and the image give the server (src/cli.ts says why). */
-export const LAUNCH_ENV: Record<string, string> = { MALLOC_ARENA_MAX: '2' };
+export const LAUNCH_ENV: Record<string, string> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '1048576',
+  MALLOC_TRIM_THRESHOLD_: '1048576',
+};
 
 /** Runs a node script pinned to core 0 (the load generator keeps core 1). */
 export function spawnNode(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {

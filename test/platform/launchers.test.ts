@@ -17,13 +17,18 @@ describe("the launchers' Node flags", () => {
     expect(pkg.scripts.start).toBe(`node ${flags} scripts/start.mjs`);
     const entrypoint = /^ENTRYPOINT (.+)$/m.exec(read('Dockerfile'))?.[1];
     expect(JSON.parse(entrypoint ?? 'null')).toEqual(['node', ...LAUNCH_FLAGS, 'dist/bundle/cli.js']);
-    const shebang = `#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node ${flags}`;
+    const env = Object.entries(LAUNCH_ENV).map(([k, v]) => `${k}=${v}`);
+    const shebang = `#!/usr/bin/env -S ${env.join(' ')} node ${flags}`;
     expect(read('src/cli.ts').split('\n')[0]).toBe(shebang);
     expect(read('dist/bundle/cli.js').split('\n')[0]).toBe(shebang);
   });
 
-  it('give the command, the image and the bench the same malloc setting (npm start runs in any shell)', () => {
-    expect(LAUNCH_ENV).toEqual({ MALLOC_ARENA_MAX: '2' });
+  it('give the command, the image and the bench the same malloc settings (npm start runs in any shell)', () => {
+    expect(LAUNCH_ENV).toEqual({
+      MALLOC_ARENA_MAX: '2',
+      MALLOC_MMAP_THRESHOLD_: '1048576',
+      MALLOC_TRIM_THRESHOLD_: '1048576',
+    });
     const env = Object.entries(LAUNCH_ENV).map(([k, v]) => `${k}=${v}`);
     expect(read('dist/bundle/cli.js').split('\n')[0]).toContain(` -S ${env.join(' ')} node `);
     for (const e of env) expect(read('Dockerfile')).toMatch(new RegExp(`^\\s+${e}\\b`, 'm'));

@@ -7,6 +7,8 @@
 //   rarely aligned to 2 MiB, so it got at most one huge page and 4 KiB pages for the rest);
 // - glibc.malloc.trim_threshold=64 MiB: memory a query freed stays in the heap for the next query instead
 //   of going back to the kernel and being faulted in again.
+// GLIBC_TUNABLES wins over the older names the server's launchers set for the server itself
+// (MALLOC_MMAP_THRESHOLD_, MALLOC_TRIM_THRESHOLD_ at 1 MiB; src/cli.ts), which the processes inherit.
 //
 // A query process reads large values once and keeps them: rank arrays (4 bytes per row) and LIKE texts,
 // through SQLite into Buffers, and it makes orders and filters of the same size. On a virtual machine,
