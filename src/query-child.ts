@@ -1,7 +1,6 @@
 // A query process of the executor (platform/data/query-pool.ts): one job at a time, on read-only connections
 // to fixture and scenario database files. The parent SIGKILLs it when a job runs over its budget.
-import Database from '../fixtures/lib/sqlite.js';
-import { FixtureStore } from './platform/data/fixture-store.js';
+import { FixtureStore, openReadOnly } from './platform/data/fixture-store.js';
 // Each reply carries the CPU time used so far, on the clock the parent reads a slow job's process by.
 import { ownCpuMs } from './platform/data/process-cpu.js';
 import { TASKS, type TaskName } from './query-tasks.js';
@@ -31,7 +30,7 @@ function storeFor(path: string, fingerprint: string): FixtureStore | null {
   }
   known?.close();
   open.delete(path);
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = openReadOnly(path);
   // Pages are read through a memory map of the file (sqlite.org/mmap.html): a page is used where the OS
   // already caches it, instead of a pread() copying it into each process's own page cache. The processes share
   // those pages, and a page read costs no system call: over the DKAN query mix, 0.8 ms of a process's CPU per

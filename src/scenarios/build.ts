@@ -13,7 +13,7 @@ import { DKAN_TABLES_SQL } from '../../fixtures/dkan/layout.js';
 import { DkanWriter } from '../../fixtures/dkan/writer.js';
 import { loadMarketcheck } from '../../fixtures/marketcheck/load.js';
 import type { AreaName } from '../platform/area.js';
-import { FixtureStore } from '../platform/data/fixture-store.js';
+import { FixtureStore, openReadOnly } from '../platform/data/fixture-store.js';
 import { agcoRecords } from './agco.js';
 import { appcenterRecords } from './appcenter.js';
 import { archiveRecords } from './archive.js';
@@ -163,7 +163,7 @@ export function buildScenario(name: string, input: unknown): BuiltScenario {
 
 /** Opens a built scenario read-only, as the generated data is opened. */
 export function openScenario(built: BuiltScenario): { store: FixtureStore; cleanup(): void } {
-  const db = new Database(built.dbPath, { readonly: true, fileMustExist: true });
+  const db = openReadOnly(built.dbPath);
   db.pragma('cache_size = -8192');
   const store = new FixtureStore({
     db,

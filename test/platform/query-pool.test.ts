@@ -173,6 +173,31 @@ describe('QueryPool', () => {
     }
   });
 
+  it('reads database files through a memory map, keeping one shared lock instead of locking per statement', async () => {
+    const own = new QueryPool({ size: 1 });
+    const [mode, mapped] = await own
+      .run(
+        store,
+        [
+          { op: 'pluckGet', sql: 'PRAGMA locking_mode', params: [] },
+          { op: 'pluckGet', sql: 'PRAGMA mmap_size', params: [] },
+        ],
+        30_000,
+      )
+      .finally(() => own.close());
+    expect(mode).toBe('exclusive');
+    expect(mapped).toBeGreaterThan(0);
+    // The server's own connection keeps its lock too.
+    expect(store.db.pragma('locking_mode', { simple: true })).toBe('exclusive');
+    // A shared lock: other readers still read the file.
+    const other = new Database(store.dbPath!, { readonly: true, fileMustExist: true });
+    try {
+      expect(other.prepare('SELECT count(*) FROM mockyard_meta').pluck().get()).toBeGreaterThan(0);
+    } finally {
+      other.close();
+    }
+  });
+
   it('runs the steps of a store without a database file inline', async () => {
     const inline = new QueryPool({ size: 1 });
     const db = new Database(':memory:');

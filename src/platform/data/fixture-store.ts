@@ -4,6 +4,20 @@ import Database from '../../../fixtures/lib/sqlite.js';
 import { LRUCache } from 'lru-cache';
 import { DB_FILE } from '../../../fixtures/fingerprint.js';
 
+/**
+ * A read-only connection to a database file that nobody writes once it is in place: a build writes a new
+ * file and renames it over the old one, and a scenario writes its file once, before it is opened. With
+ * EXCLUSIVE locking (sqlite.org/pragma.html#pragma_locking_mode) the connection takes its shared lock on
+ * the first read and keeps it, instead of taking the lock, checking for a hot journal and releasing the lock
+ * around every statement: about 12 µs of system calls per statement on this machine (177 one-row lookups:
+ * 2.5 ms -> 0.3 ms). Other readers still read; a writer of this very file would wait, and there is none.
+ */
+export function openReadOnly(dbPath: string): Database.Database {
+  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  db.pragma('locking_mode = EXCLUSIVE');
+  return db;
+}
+
 export interface StoreSource {
   db: Database.Database;
   /** Folder with the generated files of this generation (per area: <filesDir>/<area>). */
@@ -44,7 +58,7 @@ export class FixtureStore {
   /** Opens the fixture database that `npm run fixtures` wrote into dataDir, read-only. */
   static open(dataDir: string, generation = 0): FixtureStore {
     const dbPath = path.join(dataDir, DB_FILE);
-    const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    const db = openReadOnly(dbPath);
     // No memory map: DKAN pages and counts come from rank arrays (src/areas/dkan/ranked.ts), so SQLite
     // reads only the rows of a page, and mapped pages would count in the process's resident size while
     // the OS caches the file just as well without. 8 MB of SQLite's own page cache keeps hot rows.
