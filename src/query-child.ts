@@ -1,5 +1,6 @@
 // A query process of the executor (platform/data/query-pool.ts): one job at a time, on read-only connections
 // to fixture and scenario database files. The parent SIGKILLs it when a job runs over its budget.
+import { MAX_MMAP_BYTES } from '../fixtures/lib/sqlite.js';
 import { FixtureStore, openReadOnly } from './platform/data/fixture-store.js';
 // Each reply carries the CPU time used so far, on the clock the parent reads a slow job's process by.
 import { ownCpuMs } from './platform/data/process-cpu.js';
@@ -18,8 +19,6 @@ interface JobMessage {
 /** Open stores by file; a process serves a few (the generated data and scenarios). */
 const open = new Map<string, FixtureStore>();
 const MAX_OPEN = 4;
-/** SQLite's largest map on 64-bit builds (SQLITE_MAX_MMAP_SIZE, 0x7fff0000). */
-const MMAP_BYTES = 0x7fff0000;
 
 function storeFor(path: string, fingerprint: string): FixtureStore | null {
   const known = open.get(path);
@@ -36,7 +35,7 @@ function storeFor(path: string, fingerprint: string): FixtureStore | null {
   // those pages, and a page read costs no system call: over the DKAN query mix, 0.8 ms of a process's CPU per
   // query instead of 1.1 ms (docs/performance.md). SQLite caps the map at 2 GiB here (SQLITE_MAX_MMAP_SIZE);
   // its own cache then holds only what the map cannot serve.
-  db.pragma(`mmap_size = ${MMAP_BYTES}`);
+  db.pragma(`mmap_size = ${MAX_MMAP_BYTES}`);
   db.pragma('cache_size = -2048');
   const found = db.prepare("SELECT value FROM mockyard_meta WHERE key = 'fingerprint'").pluck().get();
   // The file at this path is another generation already (a rebuild renamed a new one over it).
