@@ -1,6 +1,6 @@
 // The command line's program: options, the subcommands other than the server, and how errors end the
-// process. src/cli-main.ts adds the server command to it; src/cli-tools.ts runs the other commands without
-// loading the server (src/cli.ts picks one of the two).
+// process. src/cli-main.ts adds the server command to it; src/cli.ts runs the tool subcommands on it alone,
+// without loading the server and the areas (`mockyard fixtures` starts building about 0.1 s sooner).
 import { Command, CommanderError, Option } from 'commander';
 import v8 from 'node:v8';
 import {

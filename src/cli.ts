@@ -41,6 +41,6 @@ import v8 from 'node:v8';
 v8.setFlagsFromString('--semi-space-growth-factor=1');
 module.enableCompileCache?.();
 // The tool subcommands (`mockyard fixtures`, `mockyard ca`) do not load the server and the areas.
-const { TOOL_COMMANDS } = await import('./cli-program.js');
-if (TOOL_COMMANDS.includes(process.argv[2] ?? '')) await import('./cli-tools.js');
+const { TOOL_COMMANDS, makeProgram, runProgram } = await import('./cli-program.js');
+if (TOOL_COMMANDS.includes(process.argv[2] ?? '')) await runProgram(makeProgram());
 else await import('./cli-main.js');
