@@ -16,19 +16,44 @@ interface JobMessage {
 
 // CPU priority is the parent's business: a job that turns slow has its process lowered (query-pool.ts).
 
-/** Open stores by file; a process serves a few (the generated data and scenarios). */
-const open = new Map<string, FixtureStore>();
+/** Stores a process keeps open at most. */
 const MAX_OPEN = 4;
 
-function storeFor(path: string, fingerprint: string): FixtureStore | null {
-  const known = open.get(path);
-  if (known && known.fingerprint === fingerprint) {
+/** The stores a process has open, by file: it serves a few (the generated data and scenarios), most recent last. */
+class OpenStores {
+  readonly #open = new Map<string, FixtureStore>();
+
+  constructor(readonly max: number) {}
+
+  get(path: string, fingerprint: string): FixtureStore | null {
+    const open = this.#open;
+    const known = open.get(path);
+    if (known && known.fingerprint === fingerprint) {
+      open.delete(path);
+      open.set(path, known);
+      return known;
+    }
+    known?.close();
     open.delete(path);
-    open.set(path, known);
-    return known;
+    const store = openStore(path, fingerprint);
+    if (!store) return null;
+    open.set(path, store);
+    for (const [p, s] of open) {
+      if (open.size <= this.max) break;
+      s.close();
+      open.delete(p);
+    }
+    return store;
   }
-  known?.close();
-  open.delete(path);
+
+  forget(path: string): void {
+    this.#open.get(path)?.close();
+    this.#open.delete(path);
+  }
+}
+
+/** A read-only connection to the database at `path`, or null when the file there is another generation. */
+function openStore(path: string, fingerprint: string): FixtureStore | null {
   const db = openReadOnly(path);
   // Pages are read through a memory map of the file (sqlite.org/mmap.html): a page is used where the OS
   // already caches it, instead of a pread() copying it into each process's own page cache. The processes share
@@ -43,19 +68,12 @@ function storeFor(path: string, fingerprint: string): FixtureStore | null {
     db.close();
     return null;
   }
-  const store = new FixtureStore({ db, filesDir: '', fingerprint, dbPath: path });
-  open.set(path, store);
-  for (const [p, s] of open) {
-    if (open.size <= MAX_OPEN) break;
-    s.close();
-    open.delete(p);
-  }
-  return store;
+  return new FixtureStore({ db, filesDir: '', fingerprint, dbPath: path });
 }
 
-function handle(job: JobMessage): unknown {
+function handle(stores: OpenStores, job: JobMessage): unknown {
   try {
-    const store = storeFor(job.path, job.fingerprint);
+    const store = stores.get(job.path, job.fingerprint);
     if (!store) return { id: job.id, stale: true, cpuMs: ownCpuMs() };
     const task = TASKS[job.task] as (store: FixtureStore, input: unknown) => unknown;
     const result = task(store, job.input);
@@ -68,25 +86,28 @@ function handle(job: JobMessage): unknown {
 
 type Message = JobMessage | { forget: string } | { warm: [path: string, fingerprint: string][] };
 
-process.on('message', (msg: Message) => {
-  if ('warm' in msg) {
-    for (const [path, fingerprint] of msg.warm) {
-      try {
-        storeFor(path, fingerprint);
-      } catch {
-        // Gone or replaced meanwhile: the first job that names it says so.
+/** Answers the server's messages, one at a time, on the stores this process opens. */
+function serve(): void {
+  const stores = new OpenStores(MAX_OPEN);
+  process.on('message', (msg: Message) => {
+    if ('warm' in msg) {
+      for (const [path, fingerprint] of msg.warm) {
+        try {
+          stores.get(path, fingerprint);
+        } catch {
+          // Gone or replaced meanwhile: the first job that names it says so.
+        }
       }
+      reply({ idle: true, cpuMs: ownCpuMs() });
+      return;
     }
-    reply({ idle: true, cpuMs: ownCpuMs() });
-    return;
-  }
-  if ('forget' in msg) {
-    open.get(msg.forget)?.close();
-    open.delete(msg.forget);
-    return;
-  }
-  reply(handle(msg));
-});
+    if ('forget' in msg) {
+      stores.forget(msg.forget);
+      return;
+    }
+    reply(handle(stores, msg));
+  });
+}
 
 /** The server is gone (its end of the channel closed, EPIPE): nothing is left to answer. */
 const serverGone = (err: Error | null) => {
@@ -104,4 +125,5 @@ function reply(message: unknown): void {
 }
 
 process.on('disconnect', () => process.exit(0));
+serve();
 reply({ ready: true, cpuMs: ownCpuMs() });

@@ -1,45 +1,42 @@
 // A child process's or worker thread's script (beside the bundle's chunks, or compiled from the sources), and how
 // a worker child process starts: unreferenced, below the server's priority.
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../paths.js';
 
-const compiled = new Map<string, Promise<string>>();
-
 /**
  * The file to start for an entry the bundle builds as `dist/bundle/<bundled>` (see the `bundle` script).
  * Run from the TypeScript sources (tests, a checkout), `src/<source>` is compiled once per process with
- * esbuild, a dev dependency, as the fresh fixture builder is.
+ * esbuild, a dev dependency, as the fresh fixture builder is: the compiled file, named by this process and
+ * put in place whole (written beside, then renamed), is what later calls find; no module state holds it.
  */
-export function workerScript(bundled: string, source: string): Promise<string> {
-  if (!fileURLToPath(import.meta.url).endsWith('.ts'))
-    return Promise.resolve(path.join(packageRoot(), 'dist', 'bundle', bundled));
-  let script = compiled.get(source);
-  if (!script) {
-    script = (async () => {
-      const esbuild = await import('esbuild');
-      const dir = path.join(packageRoot(), 'node_modules', '.cache', 'mockyard');
-      mkdirSync(dir, { recursive: true });
-      const outfile = path.join(dir, `${path.basename(source, '.ts')}-${process.pid}.mjs`);
-      await esbuild.build({
-        entryPoints: [path.join(packageRoot(), 'src', source)],
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node22',
-        outfile,
-        packages: 'external',
-        logLevel: 'error',
-      });
-      process.once('exit', () => rmSync(outfile, { force: true }));
-      return outfile;
-    })();
-    compiled.set(source, script);
-  }
-  return script;
+export async function workerScript(bundled: string, source: string): Promise<string> {
+  if (!fileURLToPath(import.meta.url).endsWith('.ts')) return path.join(packageRoot(), 'dist', 'bundle', bundled);
+  const dir = path.join(packageRoot(), 'node_modules', '.cache', 'mockyard');
+  const outfile = path.join(dir, `${path.basename(source, '.ts')}-${process.pid}.mjs`);
+  if (existsSync(outfile)) return outfile;
+  const esbuild = await import('esbuild');
+  mkdirSync(dir, { recursive: true });
+  const built = await esbuild.build({
+    entryPoints: [path.join(packageRoot(), 'src', source)],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    write: false,
+    packages: 'external',
+    logLevel: 'error',
+  });
+  // Two first calls at once both compile; each renames a whole file into place, so a reader never sees half.
+  const partial = `${outfile}.${randomUUID()}`;
+  writeFileSync(partial, built.outputFiles[0]!.contents);
+  renameSync(partial, outfile);
+  process.once('exit', () => rmSync(outfile, { force: true }));
+  return outfile;
 }
 
 /**

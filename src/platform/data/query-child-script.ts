@@ -5,23 +5,22 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../../paths.js';
 
-let script: string | null = null;
-
 /**
  * The bundle has query-child.js beside its chunks, tsc's output has it at dist/src/query-child.js. Run from
- * TypeScript sources (tests), the child is bundled once per process with esbuild (a dev dependency).
+ * TypeScript sources (tests), the child is bundled once per process with esbuild (a dev dependency): the
+ * bundled file, named by this process, is what later calls find (no module state; a pool asks once).
  */
 export function queryChildScript(): string {
-  if (script) return script;
   const dir = path.dirname(fileURLToPath(import.meta.url));
   for (const candidate of [path.join(dir, 'query-child.js'), path.join(dir, '..', '..', 'query-child.js')]) {
-    if (existsSync(candidate)) return (script = candidate);
+    if (existsSync(candidate)) return candidate;
   }
   const source = path.join(dir, '..', '..', 'query-child.ts');
   if (!existsSync(source)) throw new Error(`mockyard: no query process script next to ${dir}`);
   const outDir = path.join(packageRoot(), 'node_modules', '.cache', 'mockyard');
   mkdirSync(outDir, { recursive: true });
   const outfile = path.join(outDir, `query-child-${process.pid}.mjs`);
+  if (existsSync(outfile)) return outfile;
   const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   esbuild.buildSync({
     entryPoints: [source],
@@ -35,5 +34,5 @@ export function queryChildScript(): string {
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
   process.once('exit', () => rmSync(outfile, { force: true }));
-  return (script = outfile);
+  return outfile;
 }

@@ -61,6 +61,8 @@ export class QueryPool {
   readonly maxSlow: number;
   readonly maxProcesses: number;
   #slots: Slot[] = [];
+  /** The query process's script, found (or, from the sources, bundled) at the first start. */
+  #script: string | null = null;
   /** Stores recently queried: a new process opens them before its first job. */
   #recent = new Map<string, string>();
   #queue: Job[] = [];
@@ -145,7 +147,8 @@ export class QueryPool {
   }
 
   #spawn(): Slot {
-    const child = fork(queryChildScript(), [], {
+    this.#script ??= queryChildScript();
+    const child = fork(this.#script, [], {
       serialization: 'advanced',
       execArgv: [],
       env: childEnv(process.env),
