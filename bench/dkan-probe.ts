@@ -1,9 +1,16 @@
 // One request at a time through the DKAN query mix: per-shape latency, slowest first (no answer cache).
-import { buildApp } from '../src/app.js';
+// The server is mockyard's command as users start it (the launchers' Node flags and environment, pinned
+// like every server of the bench), in a process of its own, asked over loopback HTTP: each figure is what a
+// client waits for, with the server's own heap settings (src/cli.ts). In the bench's process, an app built
+// in process ran under the harness's heap: its young generation grew to 16 MB and single scavenges of it
+// took 17-34 ms, more than any query, and landed on whichever shape was running.
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { resolveConfig } from '../src/config.js';
 import { FixtureStore } from '../src/platform/data/fixture-store.js';
-import { Stores } from '../src/platform/data/stores.js';
 import { dkanShapes, largestResource, type Shape } from './dkan-shapes.js';
+import { LAUNCH_ENV, LAUNCH_FLAGS, pinSelfToCore1, type Server, spawnNode, waitReady } from './lib.js';
 
 export interface ProbeResult {
   shape: Shape;
@@ -11,28 +18,55 @@ export interface ProbeResult {
   status: number;
 }
 
-/** Sends each shape once (after a warm-up pass over a different seed) and times it. */
+const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bundle', 'cli.js');
+
+/** A fresh mockyard on `dataDir` with the answer cache off, started as the bench starts its servers. */
+export function startProbeServer(dataDir: string, scale: number): Promise<Server> {
+  const args = ['--port', '0', '--log-level', 'warn', '--data-dir', dataDir, '--scale', String(scale)];
+  const child = spawnNode([...LAUNCH_FLAGS, cli, ...args, '--dkan-cache-size', '0'], LAUNCH_ENV);
+  return waitReady(child, /ready at (http:\/\/\S+)/, (m) => m[1]!);
+}
+
+function get(agent: http.Agent, url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent }, (res) => {
+        res.on('data', () => {});
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+/**
+ * Sends each shape once (after a warm-up pass over a different seed) to a fresh server of its own and
+ * times it from the client: request sent to the last byte of the answer.
+ */
 export async function probeShapes(dataDir: string, count: number): Promise<ProbeResult[]> {
-  const config = resolveConfig({ logLevel: 'silent', dataDir, dkanCacheSize: 0 }, {});
-  const stores = new Stores(FixtureStore.open(dataDir));
-  const app = await buildApp(config, stores);
+  const store = FixtureStore.open(dataDir);
+  const scale = Number(store.db.prepare("SELECT value FROM mockyard_meta WHERE key = 'scale'").pluck().get() ?? 1);
+  const server = await startProbeServer(dataDir, scale);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
-    const res = largestResource(stores.current);
-    for (const s of dkanShapes(stores.current, res, 50, 99)) await app.inject(s.path);
+    const res = largestResource(store);
+    for (const s of dkanShapes(store, res, 50, 99)) await get(agent, `${server.url}${s.path}`);
     const out: ProbeResult[] = [];
-    for (const shape of dkanShapes(stores.current, res, count)) {
+    for (const shape of dkanShapes(store, res, count)) {
       const started = process.hrtime.bigint();
-      const r = await app.inject(shape.path);
-      out.push({ shape, ms: Number(process.hrtime.bigint() - started) / 1e6, status: r.statusCode });
+      const status = await get(agent, `${server.url}${shape.path}`);
+      out.push({ shape, ms: Number(process.hrtime.bigint() - started) / 1e6, status });
     }
     return out;
   } finally {
-    await app.close();
-    stores.close();
+    agent.destroy();
+    await server.stop();
+    store.close();
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  pinSelfToCore1();
   const dataDir = process.argv[2] ?? resolveConfig({}, {}).dataDir;
   const results = await probeShapes(dataDir, Number(process.argv[3] ?? 300));
   results.sort((a, b) => b.ms - a.ms);

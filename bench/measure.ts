@@ -196,7 +196,7 @@ async function shapeProbeRow(run: MeasureRun, ctx: BenchContext, id: string): Pr
     p99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))]!,
     baselines: {},
     rssMiB: null,
-    note: `each of ${results.length} shapes once, in process; slowest ${slowest.ms.toFixed(1)} ms (${slowest.shape.family}, sort ${slowest.shape.sort})${non200 ? `; ${non200} non-200` : ''}`,
+    note: `each of ${results.length} shapes once, from a fresh server (the command as users start it); slowest ${slowest.ms.toFixed(1)} ms (${slowest.shape.family}, sort ${slowest.shape.sort})${non200 ? `; ${non200} non-200` : ''}`,
   };
 }
 
