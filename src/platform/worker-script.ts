@@ -17,7 +17,11 @@ import { packageRoot } from '../paths.js';
 export async function workerScript(bundled: string, source: string): Promise<string> {
   if (!fileURLToPath(import.meta.url).endsWith('.ts')) return path.join(packageRoot(), 'dist', 'bundle', bundled);
   const dir = path.join(packageRoot(), 'node_modules', '.cache', 'mockyard');
-  const outfile = path.join(dir, `${path.basename(source, '.ts')}-${process.pid}.mjs`);
+  // Named by this process (its id and start time): a file that a crashed process left is never taken for it.
+  const outfile = path.join(
+    dir,
+    `${path.basename(source, '.ts')}-${process.pid}-${Math.round(performance.timeOrigin)}.mjs`,
+  );
   if (existsSync(outfile)) return outfile;
   const esbuild = await import('esbuild');
   mkdirSync(dir, { recursive: true });

@@ -19,7 +19,8 @@ export function queryChildScript(): string {
   if (!existsSync(source)) throw new Error(`mockyard: no query process script next to ${dir}`);
   const outDir = path.join(packageRoot(), 'node_modules', '.cache', 'mockyard');
   mkdirSync(outDir, { recursive: true });
-  const outfile = path.join(outDir, `query-child-${process.pid}.mjs`);
+  // Named by this process (its id and start time): a file that a crashed process left is never taken for it.
+  const outfile = path.join(outDir, `query-child-${process.pid}-${Math.round(performance.timeOrigin)}.mjs`);
   if (existsSync(outfile)) return outfile;
   const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   esbuild.buildSync({
