@@ -5,12 +5,10 @@
 // in process ran under the harness's heap: its young generation grew to 16 MB and single scavenges of it
 // took 17-34 ms, more than any query, and landed on whichever shape was running.
 import http from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { resolveConfig } from '../src/config.js';
 import { FixtureStore } from '../src/platform/data/fixture-store.js';
 import { dkanShapes, largestResource, type Shape } from './dkan-shapes.js';
-import { LAUNCH_ENV, LAUNCH_FLAGS, pinSelfToCore1, type Server, spawnNode, waitReady } from './lib.js';
+import { getStatus, pinSelfToCore1, type Server, startMockyard } from './lib.js';
 
 export interface ProbeResult {
   shape: Shape;
@@ -18,25 +16,9 @@ export interface ProbeResult {
   status: number;
 }
 
-const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'bundle', 'cli.js');
-
 /** A fresh mockyard on `dataDir` with the answer cache off, started as the bench starts its servers. */
 export function startProbeServer(dataDir: string, scale: number): Promise<Server> {
-  const args = ['--port', '0', '--log-level', 'warn', '--data-dir', dataDir, '--scale', String(scale)];
-  const child = spawnNode([...LAUNCH_FLAGS, cli, ...args, '--dkan-cache-size', '0'], LAUNCH_ENV);
-  return waitReady(child, /ready at (http:\/\/\S+)/, (m) => m[1]!);
-}
-
-function get(agent: http.Agent, url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent }, (res) => {
-        res.on('data', () => {});
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
+  return startMockyard(['--data-dir', dataDir, '--scale', String(scale), '--dkan-cache-size', '0']);
 }
 
 /**
@@ -50,11 +32,11 @@ export async function probeShapes(dataDir: string, count: number): Promise<Probe
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
     const res = largestResource(store);
-    for (const s of dkanShapes(store, res, 50, 99)) await get(agent, `${server.url}${s.path}`);
+    for (const s of dkanShapes(store, res, 50, 99)) await getStatus(agent, `${server.url}${s.path}`);
     const out: ProbeResult[] = [];
     for (const shape of dkanShapes(store, res, count)) {
       const started = process.hrtime.bigint();
-      const status = await get(agent, `${server.url}${shape.path}`);
+      const status = await getStatus(agent, `${server.url}${shape.path}`);
       out.push({ shape, ms: Number(process.hrtime.bigint() - started) / 1e6, status });
     }
     return out;

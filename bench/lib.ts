@@ -4,6 +4,7 @@ import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { packageRoot } from '../src/paths.js';
 
 export const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
 
@@ -19,6 +20,18 @@ export const LAUNCH_ENV: Record<string, string> = {
   MALLOC_MMAP_THRESHOLD_: '1048576',
   MALLOC_TRIM_THRESHOLD_: '1048576',
 };
+
+/** mockyard's bundled command, as `npm install` gives it to users. */
+export const MOCKYARD_CLI = path.join(packageRoot(), 'dist', 'bundle', 'cli.js');
+
+/**
+ * mockyard's command started as users start it (Node's `flags`, the launchers' environment), pinned like
+ * every server of the bench, on a free port; resolves once it says it is ready.
+ */
+export function startMockyard(args: string[], flags: readonly string[] = LAUNCH_FLAGS): Promise<Server> {
+  const child = spawnNode([...flags, MOCKYARD_CLI, '--port', '0', '--log-level', 'warn', ...args], LAUNCH_ENV);
+  return waitReady(child, /ready at (http:\/\/\S+)/, (m) => m[1]!);
+}
 
 /** Runs a node script pinned to core 0 (the load generator keeps core 1). */
 export function spawnNode(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
@@ -340,6 +353,19 @@ export function download(
   });
 }
 
+/** A GET on `agent`, its body read to the end: resolves with the status. */
+export function getStatus(agent: http.Agent, url: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent, headers }, (res) => {
+        res.on('data', () => {});
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
 /** One request at a time over a kept-alive connection: per-request latency with sub-millisecond resolution. */
 export async function sequentialLatency(
   base: string,
@@ -352,15 +378,7 @@ export async function sequentialLatency(
   try {
     for (let i = 0; i < count; i++) {
       const started = process.hrtime.bigint();
-      await new Promise<void>((resolve, reject) => {
-        http
-          .get(`${base}${paths[i % paths.length]}`, { agent, headers }, (res) => {
-            res.on('data', () => {});
-            res.on('end', () => resolve());
-            res.on('error', reject);
-          })
-          .on('error', reject);
-      });
+      await getStatus(agent, `${base}${paths[i % paths.length]}`, headers);
       times.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
   } finally {

@@ -17,7 +17,8 @@ import {
   rssMiB,
   spawnNode,
   LAUNCH_FLAGS,
-  LAUNCH_ENV,
+  MOCKYARD_CLI,
+  startMockyard,
   waitReady,
   download,
   hasTaskset,
@@ -67,7 +68,6 @@ Throughput figures come from wrk (Debian: apt-get install -y wrk), pinned to cor
 
 const root = packageRoot();
 const dist = path.join(root, 'dist');
-const cli = path.join(dist, 'bundle', 'cli.js');
 const nodeFlags = args['node-flags']!.split(' ').filter(Boolean);
 const baselineScript = path.join(dist, 'bench', 'baseline-server.js');
 const duration = args.quick ? 1 : Number(args.duration);
@@ -91,12 +91,8 @@ function goal(name: string, pass: boolean, value: string): void {
   goals.push({ goal: name, pass, value });
 }
 
-async function startMockyard(dataDir: string, extra: string[] = []): Promise<Server> {
-  const child = spawnNode(
-    [...nodeFlags, cli, '--port', '0', '--log-level', 'warn', '--data-dir', dataDir, ...extra],
-    LAUNCH_ENV,
-  );
-  return waitReady(child, /ready at (http:\/\/\S+)/, (m) => m[1]!);
+function startServer(dataDir: string, extra: string[] = []): Promise<Server> {
+  return startMockyard(['--data-dir', dataDir, ...extra], nodeFlags);
 }
 
 async function startBaseline(kind: BaselineKind, ...params: string[]): Promise<Server> {
@@ -145,7 +141,7 @@ async function startupFigures(dataDir: string): Promise<void> {
     }),
   );
   for (let i = 0; i < runs; i++) {
-    mockMs.push(await spawnToFirst200(() => startMockyard(dataDir), '/__mockyard/health'));
+    mockMs.push(await spawnToFirst200(() => startServer(dataDir), '/__mockyard/health'));
     baseMs.push(
       await spawnToFirst200(() => startBaseline('fastify-sqlite', path.join(dataDir, 'mockyard.db'), planFile), '/'),
     );
@@ -181,7 +177,7 @@ async function buildFigure(scale: 1 | 10, limit: number, runs: number): Promise<
   const all: TimedRun[] = [];
   for (let i = 0; i < runs; i++) {
     rmSync(dir, { recursive: true, force: true });
-    all.push(await timeNode([cli, 'fixtures', '--data-dir', dir, '--scale', String(scale)]));
+    all.push(await timeNode([MOCKYARD_CLI, 'fixtures', '--data-dir', dir, '--scale', String(scale)]));
   }
   const run = all.sort((a, b) => a.seconds - b.seconds)[Math.floor((all.length - 1) / 2)]!;
   const cpu = (s: number | null) => (s === null ? '?' : s.toFixed(2));
@@ -279,7 +275,7 @@ async function main(): Promise<void> {
   for (const [key, list] of groups) {
     const [scale, serverArgs] = JSON.parse(key) as [1 | 10, string[], string];
     const dataDir = scale === 1 ? scale1.dataDir : scale10Dir;
-    const mock = await startMockyard(dataDir, ['--scale', String(scale), ...serverArgs]);
+    const mock = await startServer(dataDir, ['--scale', String(scale), ...serverArgs]);
     const store = FixtureStore.open(dataDir);
     await prepare(mock.url);
     const ctx: BenchContext = {
