@@ -9,22 +9,27 @@ import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../paths.js';
 
 /**
+ * Where a script compiled from the TypeScript sources goes (node_modules/.cache/mockyard, made if missing):
+ * named by this process, its id and start time, so a file that a crashed process left is never taken for it.
+ * Whoever compiles it there removes it when the process exits.
+ */
+export function compiledScriptFile(name: string): string {
+  const dir = path.join(packageRoot(), 'node_modules', '.cache', 'mockyard');
+  mkdirSync(dir, { recursive: true });
+  return path.join(dir, `${name}-${process.pid}-${Math.round(performance.timeOrigin)}.mjs`);
+}
+
+/**
  * The file to start for an entry the bundle builds as `dist/bundle/<bundled>` (see the `bundle` script).
  * Run from the TypeScript sources (tests, a checkout), `src/<source>` is compiled once per process with
- * esbuild, a dev dependency, as the fresh fixture builder is: the compiled file, named by this process and
- * put in place whole (written beside, then renamed), is what later calls find; no module state holds it.
+ * esbuild, a dev dependency, as the fresh fixture builder is: the compiled file (compiledScriptFile), put in
+ * place whole (written beside, then renamed), is what later calls find; no module state holds it.
  */
 export async function workerScript(bundled: string, source: string): Promise<string> {
   if (!fileURLToPath(import.meta.url).endsWith('.ts')) return path.join(packageRoot(), 'dist', 'bundle', bundled);
-  const dir = path.join(packageRoot(), 'node_modules', '.cache', 'mockyard');
-  // Named by this process (its id and start time): a file that a crashed process left is never taken for it.
-  const outfile = path.join(
-    dir,
-    `${path.basename(source, '.ts')}-${process.pid}-${Math.round(performance.timeOrigin)}.mjs`,
-  );
+  const outfile = compiledScriptFile(path.basename(source, '.ts'));
   if (existsSync(outfile)) return outfile;
   const esbuild = await import('esbuild');
-  mkdirSync(dir, { recursive: true });
   const built = await esbuild.build({
     entryPoints: [path.join(packageRoot(), 'src', source)],
     bundle: true,

@@ -1,14 +1,14 @@
 // Where the executor's child process code is: beside the bundle, in tsc's output, or compiled from source.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../../paths.js';
+import { compiledScriptFile } from '../worker-script.js';
 
 /**
  * The bundle has query-child.js beside its chunks, tsc's output has it at dist/src/query-child.js. Run from
  * TypeScript sources (tests), the child is bundled once per process with esbuild (a dev dependency): the
- * bundled file, named by this process, is what later calls find (no module state; a pool asks once).
+ * bundled file (compiledScriptFile) is what later calls find (no module state; a pool asks once).
  */
 export function queryChildScript(): string {
   const dir = path.dirname(fileURLToPath(import.meta.url));
@@ -17,10 +17,7 @@ export function queryChildScript(): string {
   }
   const source = path.join(dir, '..', '..', 'query-child.ts');
   if (!existsSync(source)) throw new Error(`mockyard: no query process script next to ${dir}`);
-  const outDir = path.join(packageRoot(), 'node_modules', '.cache', 'mockyard');
-  mkdirSync(outDir, { recursive: true });
-  // Named by this process (its id and start time): a file that a crashed process left is never taken for it.
-  const outfile = path.join(outDir, `query-child-${process.pid}-${Math.round(performance.timeOrigin)}.mjs`);
+  const outfile = compiledScriptFile('query-child');
   if (existsSync(outfile)) return outfile;
   const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   esbuild.buildSync({
