@@ -25,7 +25,7 @@ export function queryChildScript(): string {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     outfile,
     packages: 'external',
     logLevel: 'error',
