@@ -38,9 +38,18 @@ cp test/package/consumer/index.ts test/package/consumer/tsconfig.json "$work/con
 echo '{ "name": "consumer", "private": true, "type": "module" }' >"$work/consumer/package.json"
 ts_version="$(node -p 'require("./node_modules/typescript/package.json").version')"
 types_node="$(node -p 'process.versions.node.split(".")[0]')"
-(cd "$work/consumer" \
-  && npm install --ignore-scripts --prefer-offline --no-audit --no-fund --loglevel=error "$tarball" "typescript@$ts_version" "@types/node@$types_node" >/dev/null \
-  && node node_modules/typescript/bin/tsc -p .)
+# npm can wait forever on a registry fetch that stalls: one such install sat idle for 29 minutes here, past
+# npm's own fetch timeout and retries. An install gets five minutes, and a second try if it stalls or fails.
+consumer_install() {
+  local attempt
+  for attempt in 1 2; do
+    timeout 300 npm install --ignore-scripts --prefer-offline --no-audit --no-fund --loglevel=error \
+      "$tarball" "typescript@$ts_version" "@types/node@$types_node" >/dev/null && return 0
+    echo "check-package: npm install of the consumer failed or stalled (attempt $attempt of 2)"
+  done
+  return 1
+}
+(cd "$work/consumer" && consumer_install && node node_modules/typescript/bin/tsc -p .)
 
 step "packed CLI starts from its own files"
 mkdir -p "$work/unpacked"
