@@ -136,6 +136,79 @@ describe('journal slots', () => {
     expect(journal.records()[0]?.headers.cookie).toBe(`${cookie}${n - 1}`);
   });
 
+  it('a slot reuses its overflow buffer: long records, once the ring has come round, allocate nothing', () => {
+    const journal = new Journal(100);
+    const url = (i: number) => `/dkan/datastore/query/x/0?${'s'.repeat(SLOT_BYTES + (i % 7) * 10)}&i=${i}`;
+    for (let i = 0; i < 100; i++) journal.add(answered(journal.nextId(), url(i), { host: 'h' }));
+    // Buffers are counted when made and given back only after a collection: none made means no growth.
+    const before = process.memoryUsage().arrayBuffers;
+    for (let i = 100; i < 1100; i++) journal.add(answered(journal.nextId(), url(i), { host: 'h' }));
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThanOrEqual(0);
+    expect(journal.records()[0]?.url).toBe(url(1099));
+  });
+
+  it("copies an answer's own headers and body bytes; keeps a cache entry's frozen ones by reference", () => {
+    const journal = new Journal(2);
+    const ownHeaders: Record<string, unknown> = { 'content-type': 'application/json', 'content-length': 7 };
+    const ownBody = Buffer.from('{"a":1}');
+    journal.add({
+      ...answered(journal.nextId(), '/own', {}),
+      responseHeaders: ownHeaders,
+      responseBody: { bytes: ownBody, size: 7, contentType: 'application/json' },
+    });
+    // The caller's objects change afterwards (a reused buffer, headers set later): the record does not.
+    ownHeaders['content-length'] = 99;
+    ownBody.write('XXXXXXX');
+    const shared = Object.freeze({ etag: '"1"' });
+    const sharedBody = Object.freeze({ bytes: Buffer.from('{}'), size: 2, contentType: 'application/json' });
+    journal.add({ ...answered(journal.nextId(), '/cached', {}), responseHeaders: shared, responseBody: sharedBody });
+    const [cached, own] = journal.records();
+    expect(own?.responseHeaders).toEqual({ 'content-type': 'application/json', 'content-length': 7 });
+    expect(own?.responseBody).toEqual({ bytes: Buffer.from('{"a":1}'), size: 7, contentType: 'application/json' });
+    expect(cached?.responseHeaders).toBe(shared);
+    expect(cached?.responseBody).toBe(sharedBody);
+    expect(journal.get(own!.id)?.responseBody).toBe('{"a":1}');
+  });
+
+  it("keeps no reference to an answer's own headers or body bytes", async () => {
+    // Held by the journal, they lived for the next `capacity` requests: promoted, then garbage in the old
+    // generation until its next full collection.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const journal = new Journal(50);
+    const refs: WeakRef<object>[] = [];
+    // In a function of its own, so that no local of the test's frame still points at the last ones.
+    const addOne = (i: number) => {
+      const responseHeaders = { 'content-type': 'text/plain', etag: `"${i}"` };
+      const bytes = Buffer.alloc(100 + (i % 3) * 1000, 97);
+      refs.push(new WeakRef(responseHeaders), new WeakRef(bytes));
+      journal.add({
+        ...answered(journal.nextId(), `/r/${i}`, { host: 'h' }),
+        responseHeaders,
+        responseBody: { bytes, size: bytes.length, contentType: 'text/plain' },
+      });
+    };
+    for (let i = 0; i < 20; i++) addOne(i);
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(refs.filter((r) => r.deref() !== undefined)).toHaveLength(0);
+    const newest = journal.records(1)[0];
+    expect(newest?.responseHeaders).toEqual({ 'content-type': 'text/plain', etag: '"19"' });
+    expect(newest?.responseBody).toEqual({ bytes: Buffer.alloc(1100, 97), size: 1100, contentType: 'text/plain' });
+  });
+
+  it('a slot that held a long record gives back a shorter one, and a short one, exactly', () => {
+    const journal = new Journal(1);
+    const long = `/a?${'l'.repeat(SLOT_BYTES * 3)}`;
+    const shorter = `/b?${'m'.repeat(SLOT_BYTES + 10)}`;
+    for (const url of [long, shorter, '/c', long, '/d']) {
+      journal.add(answered(journal.nextId(), url, { host: 'h' }));
+      expect(journal.records().map((r) => r.url)).toEqual([url]);
+    }
+  });
+
   it('a reader of the newest few parses only their slots (the live stream opens on a full journal)', () => {
     const journal = new Journal(1000);
     for (let i = 0; i < 1500; i++) journal.add(answered(journal.nextId(), `/r/${i}`, { host: 'h' }));

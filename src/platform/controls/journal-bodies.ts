@@ -12,7 +12,7 @@ export interface CapturedBody {
   contentType: string | undefined;
 }
 
-/** Keeps at most limit + 1 bytes of a string or Buffer payload; anything else (a stream) by its size only. */
+/** Keeps at most limit + 1 bytes of a string or Buffer payload, a parsed body as its object; nothing of a stream. */
 export function capture(payload: unknown, contentType: string | undefined, limit: number): CapturedBody | null {
   if (limit <= 0 || payload === undefined || payload === null) return null;
   if (typeof payload === 'string') {
@@ -32,7 +32,8 @@ export function capture(payload: unknown, contentType: string | undefined, limit
   // A parsed request body (JSON): kept as the object, serialised when read.
   if (typeof payload === 'object' && !(Symbol.asyncIterator in payload))
     return { bytes: payload, size: null, contentType };
-  return { bytes: null, size: null, contentType };
+  // A stream (a download): nothing kept and no size known, which a reader sees as no body (bodyText).
+  return null;
 }
 
 function maskJson(value: unknown, depth = 0): unknown {

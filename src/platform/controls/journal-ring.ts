@@ -66,10 +66,17 @@ export interface AddedRecord {
 
 /**
  * Bytes of a slot's own region for the URL and headers (as JSON): enough for a command-line client or an
- * SDK with its credentials. A request that needs more (a browser's cookies) gets a buffer of its own, kept
- * until its slot is reused.
+ * SDK with its credentials. A request that needs more (a long DKAN query, a browser's cookies) is written to
+ * the slot's overflow buffer, which the slot keeps and reuses for its later records (see `Slot.write`).
  */
 export const SLOT_BYTES = 512;
+/**
+ * An overflow buffer's size for a record of `bytes`: the next power of two, so that a slot whose records vary
+ * a little in length grows its buffer a few times at most. Node caps a request's head (16 KB by default), and
+ * so what one slot can hold; the ring's slots hold no more than their last records needed.
+ */
+const spillSize = (bytes: number) => 2 ** Math.ceil(Math.log2(bytes));
+
 /** Slots, and their regions, are made this many at a time as the ring first fills. */
 const CHUNK_SLOTS = 128;
 
@@ -88,9 +95,18 @@ class Slot implements AddedRecord, RecordHead {
   responseHeaders: Record<string, unknown> | undefined = undefined;
   responseBody: CapturedBody | null | undefined = undefined;
   note: RequestNote | undefined = undefined;
-  /** Bytes of `[url, headers]` as JSON in `region`, or 0 when they are in `spill`. */
+  /** Bytes of `[url, headers]` as JSON, in `region` or, when `#spilled`, in `#spill`. */
   #length = 0;
+  #spilled = false;
+  /** The slot's overflow buffer for records longer than its region: made once, grown when too short. */
   #spill: Buffer | null = null;
+  /** Whether the response headers are in the JSON text (a third element) rather than in `responseHeaders`. */
+  #headersInText = false;
+  /** The response body's kept bytes, copied (`#bodyLength` of them; -1 when `responseBody` holds the body). */
+  #body: Buffer | null = null;
+  #bodyLength = -1;
+  #bodySize: number | null = null;
+  #bodyType: string | undefined = undefined;
 
   constructor(private readonly region: Buffer) {}
 
@@ -115,30 +131,53 @@ class Slot implements AddedRecord, RecordHead {
     this.forced = r.forced;
     this.scenario = r.scenario;
     this.requestBody = r.requestBody;
-    this.responseHeaders = r.responseHeaders;
-    this.responseBody = r.responseBody;
     this.note = note;
-    const json = JSON.stringify([r.url, r.headers]);
+    // A frozen object is an answer cache entry's, shared by its hits and kept anyway: held by reference. An
+    // answer's own headers and body bytes are copied into the slot, like the request's URL and headers: held
+    // by reference, they lived for the next `capacity` requests, were promoted to the old generation and
+    // stayed until its next full collection (downloads under load: about 270 bytes a request, 2.5 MB a
+    // second; docs/performance.md).
+    const responseHeaders = r.responseHeaders;
+    this.#headersInText = responseHeaders !== undefined && !Object.isFrozen(responseHeaders);
+    this.responseHeaders = this.#headersInText ? undefined : responseHeaders;
+    this.#keepBody(r.responseBody);
+    const json = JSON.stringify(this.#headersInText ? [r.url, r.headers, responseHeaders] : [r.url, r.headers]);
     // One pass for the common case: a write that stops short of the region's last 4 bytes wrote the whole
     // text (a UTF-8 character takes at most 4); only a text that may not fit is measured.
     const written = this.region.write(json, 0, SLOT_BYTES, 'utf8');
     const bytes = written <= SLOT_BYTES - 4 ? written : Buffer.byteLength(json);
-    if (bytes <= SLOT_BYTES) {
-      this.#length = bytes;
-      this.#spill = null;
-    } else {
-      this.#length = 0;
-      // A buffer of its own: Buffer.from would slice a text under 4 KB out of Node's shared 8 KB pool, and
-      // the record, kept for the next `capacity` requests, would hold the whole slab with it.
-      this.#spill = Buffer.allocUnsafeSlow(bytes);
+    this.#length = bytes;
+    this.#spilled = bytes > SLOT_BYTES;
+    if (this.#spilled) {
+      // Kept and reused: a buffer per long record lived for the next `capacity` requests, so it was promoted
+      // to the old generation and freed only by the next full collection. Under a steady load of long URLs
+      // (DKAN queries sent with credentials) malloc's heap grew by 0.65 MB a second until then
+      // (docs/performance.md). Not Buffer.from: it slices a text under 4 KB out of Node's shared 8 KB pool,
+      // and the slot would hold the whole slab.
+      if (this.#spill === null || this.#spill.length < bytes) this.#spill = Buffer.allocUnsafeSlow(spillSize(bytes));
       this.#spill.write(json, 0, bytes, 'utf8');
     }
   }
 
+  /** A body of bytes is copied into the slot's body buffer (made once, at the journal's cut plus one byte). */
+  #keepBody(body: CapturedBody | null | undefined): void {
+    const bytes = body?.bytes;
+    if (!body || !Buffer.isBuffer(bytes) || Object.isFrozen(body)) {
+      this.responseBody = body;
+      this.#bodyLength = -1;
+      return;
+    }
+    this.responseBody = undefined;
+    if (this.#body === null || this.#body.length < bytes.length) this.#body = Buffer.allocUnsafeSlow(bytes.length);
+    this.#bodyLength = bytes.copy(this.#body);
+    this.#bodySize = body.size;
+    this.#bodyType = body.contentType;
+  }
+
   /** The record as an object of its own, unaffected when the slot is reused. */
   snapshot(): JournalRecord {
-    const json = this.#spill ? this.#spill.toString() : this.region.toString('utf8', 0, this.#length);
-    const [url, headers] = JSON.parse(json) as [string, IncomingHttpHeaders];
+    const json = (this.#spilled ? this.#spill! : this.region).toString('utf8', 0, this.#length);
+    const [url, headers, responseHeaders] = JSON.parse(json) as [string, IncomingHttpHeaders, Record<string, unknown>?];
     const record: JournalRecord = {
       id: this.id,
       method: this.method,
@@ -155,8 +194,12 @@ class Slot implements AddedRecord, RecordHead {
     // The optional fields exist on a record only when they were given, as they did on the record objects.
     if (this.scenario !== undefined) record.scenario = this.scenario;
     if (this.requestBody !== undefined) record.requestBody = this.requestBody;
-    if (this.responseHeaders !== undefined) record.responseHeaders = this.responseHeaders;
-    if (this.responseBody !== undefined) record.responseBody = this.responseBody;
+    if (this.#headersInText) record.responseHeaders = responseHeaders;
+    else if (this.responseHeaders !== undefined) record.responseHeaders = this.responseHeaders;
+    if (this.#bodyLength >= 0) {
+      const bytes = Buffer.from(this.#body!.subarray(0, this.#bodyLength));
+      record.responseBody = { bytes, size: this.#bodySize, contentType: this.#bodyType };
+    } else if (this.responseBody !== undefined) record.responseBody = this.responseBody;
     return this.note === undefined ? record : { ...record, ...this.note };
   }
 }

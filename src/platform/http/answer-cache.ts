@@ -112,7 +112,13 @@ export class AnswerCache {
     headers['content-length'] = String(answer.body.length);
     const type = headers['content-type'];
     const journalBody = capture(answer.body, typeof type === 'string' ? type : undefined, this.journalBodyBytes);
-    this.#lru.set(key, { ...answer, headers, journalBody });
+    // Frozen: shared by every hit, and the journal's slots keep them by reference instead of copying them
+    // (controls/journal-ring.ts). Nothing writes to them: writeHead and reply.headers only read.
+    this.#lru.set(key, {
+      ...answer,
+      headers: Object.freeze(headers),
+      journalBody: journalBody && Object.freeze(journalBody),
+    });
   }
 
   clear(): void {
