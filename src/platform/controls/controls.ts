@@ -185,7 +185,7 @@ export function journalPayload(runtime: Runtime, reply: FastifyReply, state: Req
   // A cached answer's cut was made once, when it was stored (answer-cache.ts).
   if (runtime.journal.capacity === 0 || runtime.journal.bodyBytes === 0 || state.cached) return;
   const type = reply.getHeader('content-type');
-  state.responseBody = capture(payload, typeof type === 'string' ? type : undefined, runtime.journal.bodyBytes);
+  state.responseBody = capture(payload, typeof type === 'string' ? type : undefined, runtime.journal.bodyBytes, true);
 }
 
 /** The fault step of the pipeline's onSend: a malformed or slow body for `Prefer: fault=`. */

@@ -12,8 +12,17 @@ export interface CapturedBody {
   contentType: string | undefined;
 }
 
-/** Keeps at most limit + 1 bytes of a string or Buffer payload, a parsed body as its object; nothing of a stream. */
-export function capture(payload: unknown, contentType: string | undefined, limit: number): CapturedBody | null {
+/**
+ * Keeps at most limit + 1 bytes of a string or Buffer payload, a parsed body as its object; nothing of a
+ * stream. A longer Buffer's first bytes are copied, unless `view` (an answer's body, which the journal's slot
+ * copies when the request ends: controls/journal-ring.ts).
+ */
+export function capture(
+  payload: unknown,
+  contentType: string | undefined,
+  limit: number,
+  view = false,
+): CapturedBody | null {
   if (limit <= 0 || payload === undefined || payload === null) return null;
   if (typeof payload === 'string') {
     return {
@@ -24,7 +33,12 @@ export function capture(payload: unknown, contentType: string | undefined, limit
   }
   if (Buffer.isBuffer(payload)) {
     return {
-      bytes: payload.length > limit ? Buffer.from(payload.subarray(0, limit + 1)) : payload,
+      bytes:
+        payload.length <= limit
+          ? payload
+          : view
+            ? payload.subarray(0, limit + 1)
+            : Buffer.from(payload.subarray(0, limit + 1)),
       size: payload.length,
       contentType,
     };
