@@ -159,7 +159,10 @@ class Slot implements AddedRecord, RecordHead {
     }
   }
 
-  /** A body of bytes is copied into the slot's body buffer (made once, at the journal's cut plus one byte). */
+  /**
+   * A body of bytes is copied into the slot's body buffer: made when first needed, grown to the longest cut
+   * the slot has held (the journal's cut plus one byte at most: 4 MB over 1,000 slots by default).
+   */
   #keepBody(body: CapturedBody | null | undefined): void {
     const bytes = body?.bytes;
     if (!body || !Buffer.isBuffer(bytes) || Object.isFrozen(body)) {
