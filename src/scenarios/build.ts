@@ -26,12 +26,21 @@ import { jsonDepthOver } from '../platform/http/json-body.js';
 
 export { ScenarioError };
 
-const validator = Compile(ScenarioBodySchema);
+const compileBodyValidator = () => Compile(ScenarioBodySchema);
+/**
+ * The body's validator, compiled when the first scenario arrives: a TypeBox compile of the whole scenario
+ * schema takes about 5 ms, which every start paid at import before the first answer.
+ */
+const bodyValidator = (() => {
+  let compiled: ReturnType<typeof compileBodyValidator> | undefined;
+  return () => (compiled ??= compileBodyValidator());
+})();
 
 /** The body, typed, or a ScenarioError naming the JSON pointer of the first problem. */
 export function checkScenarioBody(body: unknown): ScenarioBody {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new ScenarioError('', 'the body must be a JSON object with one key per area');
+  const validator = bodyValidator();
   if (validator.Check(body)) return body;
   const first = validator.Errors(body)[0];
   if (!first) throw new ScenarioError('', 'the body does not match the scenario schema');
