@@ -163,7 +163,7 @@ describe('journal slots', () => {
     const sharedBody = Object.freeze({ bytes: Buffer.from('{}'), size: 2, contentType: 'application/json' });
     journal.add({ ...answered(journal.nextId(), '/cached', {}), responseHeaders: shared, responseBody: sharedBody });
     const [cached, own] = journal.records();
-    expect(own?.responseHeaders).toEqual({ 'content-type': 'application/json', 'content-length': 7 });
+    expect(own?.responseHeaders).toEqual({ 'content-type': 'application/json', 'content-length': '7' });
     expect(own?.responseBody).toEqual({ bytes: Buffer.from('{"a":1}'), size: 7, contentType: 'application/json' });
     expect(cached?.responseHeaders).toBe(shared);
     expect(cached?.responseBody).toBe(sharedBody);
@@ -197,6 +197,13 @@ describe('journal slots', () => {
     const newest = journal.records(1)[0];
     expect(newest?.responseHeaders).toEqual({ 'content-type': 'text/plain', etag: '"19"' });
     expect(newest?.responseBody).toEqual({ bytes: Buffer.alloc(1100, 97), size: 1100, contentType: 'text/plain' });
+  });
+
+  it('keeps response header values as text, as readers show them (a BigInt does not throw)', () => {
+    const journal = new Journal(2);
+    const responseHeaders = { 'x-big': 10n, 'x-nan': Number.NaN, 'x-list': [1, 2], 'x-none': undefined };
+    journal.add({ ...answered(journal.nextId(), '/r', {}), responseHeaders });
+    expect(journal.records(1)[0]?.responseHeaders).toEqual({ 'x-big': '10', 'x-nan': 'NaN', 'x-list': ['1', '2'] });
   });
 
   it('a slot that held a long record gives back a shorter one, and a short one, exactly', () => {

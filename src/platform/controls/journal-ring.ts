@@ -72,10 +72,25 @@ export interface AddedRecord {
 export const SLOT_BYTES = 512;
 /**
  * An overflow buffer's size for a record of `bytes`: the next power of two, so that a slot whose records vary
- * a little in length grows its buffer a few times at most. Node caps a request's head (16 KB by default), and
- * so what one slot can hold; the ring's slots hold no more than their last records needed.
+ * a little in length grows its buffer a few times at most. One left far larger than the slot's record needs is
+ * given back (SHRINK_ABOVE), so a burst of long requests does not pin its memory.
  */
 const spillSize = (bytes: number) => 2 ** Math.ceil(Math.log2(bytes));
+
+/** An overflow buffer over this size is dropped when the slot's record needs less than a quarter of it. */
+const SHRINK_ABOVE = 4096;
+
+/**
+ * Response header values as text, as readers show them (journal.ts's stringHeaders); JSON would turn a Date
+ * into another text, NaN into null, and throw on a BigInt.
+ */
+function textHeaders(headers: Record<string, unknown>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.map(String) : String(value);
+  }
+  return out;
+}
 
 /** Slots, and their regions, are made this many at a time as the ring first fills. */
 const CHUNK_SLOTS = 128;
@@ -141,13 +156,17 @@ class Slot implements AddedRecord, RecordHead {
     this.#headersInText = responseHeaders !== undefined && !Object.isFrozen(responseHeaders);
     this.responseHeaders = this.#headersInText ? undefined : responseHeaders;
     this.#keepBody(r.responseBody);
-    const json = JSON.stringify(this.#headersInText ? [r.url, r.headers, responseHeaders] : [r.url, r.headers]);
+    const json = JSON.stringify(
+      this.#headersInText ? [r.url, r.headers, textHeaders(responseHeaders!)] : [r.url, r.headers],
+    );
     // One pass for the common case: a write that stops short of the region's last 4 bytes wrote the whole
     // text (a UTF-8 character takes at most 4); only a text that may not fit is measured.
     const written = this.region.write(json, 0, SLOT_BYTES, 'utf8');
     const bytes = written <= SLOT_BYTES - 4 ? written : Buffer.byteLength(json);
     this.#length = bytes;
     this.#spilled = bytes > SLOT_BYTES;
+    // A buffer far larger than this record needs (left by a burst of long requests) is given back.
+    if (this.#spill !== null && this.#spill.length > SHRINK_ABOVE && this.#spill.length > 4 * bytes) this.#spill = null;
     if (this.#spilled) {
       // Kept and reused: a buffer per long record lived for the next `capacity` requests, so it was promoted
       // to the old generation and freed only by the next full collection. Under a steady load of long URLs
