@@ -126,3 +126,13 @@ export function bodyText(
   if (buf.length <= limit && size <= limit) return text;
   return `${buf.subarray(0, limit).toString('utf8')}…[cut at ${limit} of ${size} bytes]`;
 }
+
+/** Header values as text, as readers show them: JSON would turn a Date into another text, NaN into null, and throw on a BigInt. */
+export function stringHeaders(headers: Record<string, unknown> | undefined): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (value === undefined) continue;
+    out[name] = Array.isArray(value) ? value.map(String) : String(value);
+  }
+  return out;
+}

@@ -6,7 +6,7 @@
 import { Buffer } from 'node:buffer';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AreaName } from '../area.js';
-import type { CapturedBody } from './journal-bodies.js';
+import { type CapturedBody, stringHeaders } from './journal-bodies.js';
 
 /**
  * A journaled request as its readers get it (a slot's snapshot): the raw URL and headers, unmasked; the
@@ -80,18 +80,6 @@ const spillSize = (bytes: number) => 2 ** Math.ceil(Math.log2(bytes));
 /** An overflow buffer over this size is dropped when the slot's record needs less than a quarter of it. */
 const SHRINK_ABOVE = 4096;
 
-/**
- * Response header values as text, as readers show them (journal.ts's stringHeaders); JSON would turn a Date
- * into another text, NaN into null, and throw on a BigInt.
- */
-function textHeaders(headers: Record<string, unknown>): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name] = Array.isArray(value) ? value.map(String) : String(value);
-  }
-  return out;
-}
-
 /** Slots, and their regions, are made this many at a time as the ring first fills. */
 const CHUNK_SLOTS = 128;
 
@@ -113,7 +101,7 @@ class Slot implements AddedRecord, RecordHead {
   /** Bytes of `[url, headers]` as JSON, in `region` or, when `#spilled`, in `#spill`. */
   #length = 0;
   #spilled = false;
-  /** The slot's overflow buffer for records longer than its region: made once, grown when too short. */
+  /** The slot's overflow buffer for records longer than its region: grown when too short, dropped when far too long. */
   #spill: Buffer | null = null;
   /** Whether the response headers are in the JSON text (a third element) rather than in `responseHeaders`. */
   #headersInText = false;
@@ -157,7 +145,7 @@ class Slot implements AddedRecord, RecordHead {
     this.responseHeaders = this.#headersInText ? undefined : responseHeaders;
     this.#keepBody(r.responseBody);
     const json = JSON.stringify(
-      this.#headersInText ? [r.url, r.headers, textHeaders(responseHeaders!)] : [r.url, r.headers],
+      this.#headersInText ? [r.url, r.headers, stringHeaders(responseHeaders)] : [r.url, r.headers],
     );
     // One pass for the common case: a write that stops short of the region's last 4 bytes wrote the whole
     // text (a UTF-8 character takes at most 4); only a text that may not fit is measured.

@@ -2,7 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AreaName } from '../area.js';
-import { bodyText, maskedBytes } from './journal-bodies.js';
+import { bodyText, maskedBytes, stringHeaders } from './journal-bodies.js';
 import {
   type AddedRecord,
   type Answered,
@@ -126,15 +126,6 @@ export function maskUrl(url: string, adminToken: TokenMask | null): string {
       return hideToken(part, adminToken);
     });
   return `${head}?${parts.join('&')}`;
-}
-
-function stringHeaders(headers: Record<string, unknown> | undefined): IncomingHttpHeaders {
-  const out: IncomingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (value === undefined) continue;
-    out[name] = Array.isArray(value) ? value.map(String) : String(value);
-  }
-  return out;
 }
 
 function statusMatches(status: number | null, wanted: string): boolean {
