@@ -12,10 +12,13 @@ export interface CapturedBody {
   contentType: string | undefined;
 }
 
+/** A text of its own: V8 makes a long slice a view of its parent, which it then keeps alive whole. */
+const ownText = (slice: string) => Buffer.from(slice).toString('utf8');
+
 /**
- * Keeps at most limit + 1 bytes of a string or Buffer payload, a parsed body as its object; nothing of a
- * stream. A longer Buffer's first bytes are copied, unless `view` (an answer's body, which the journal's slot
- * copies when the request ends: controls/journal-ring.ts).
+ * Keeps at most limit + 1 bytes of a Buffer payload (a string's first limit * 4 characters), a parsed body as
+ * its object; nothing of a stream. A longer payload's first bytes are copied, unless `view` (an answer's body,
+ * which the journal's slot copies, cut, when the request ends: controls/journal-ring.ts).
  */
 export function capture(
   payload: unknown,
@@ -26,7 +29,7 @@ export function capture(
   if (limit <= 0 || payload === undefined || payload === null) return null;
   if (typeof payload === 'string') {
     return {
-      bytes: payload.length > limit * 4 ? payload.slice(0, limit * 4) : payload,
+      bytes: view || payload.length <= limit * 4 ? payload : ownText(payload.slice(0, limit * 4)),
       size: Buffer.byteLength(payload),
       contentType,
     };

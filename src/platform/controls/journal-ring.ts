@@ -108,16 +108,25 @@ class Slot implements AddedRecord, RecordHead {
   /** The response body's kept bytes, copied (`#bodyLength` of them; -1 when `responseBody` holds the body). */
   #body: Buffer | null = null;
   #bodyLength = -1;
+  /** Whether the kept bytes were a text (given back as one) rather than a Buffer. */
+  #bodyIsText = false;
   #bodySize: number | null = null;
   #bodyType: string | undefined = undefined;
 
-  constructor(private readonly region: Buffer) {}
+  constructor(
+    private readonly region: Buffer,
+    /** Bytes of a body the journal's readers see (--journal-body-bytes): one more is kept, to tell a cut. */
+    private readonly bodyBytes: number,
+  ) {}
 
   get stubId(): string | undefined {
     return this.note?.stubId;
   }
 
-  /** Overwrites the slot with a record; the URL and headers are copied as bytes, the rest by reference. */
+  /**
+   * Overwrites the slot with a record: the URL and headers, and an answer's own headers and body, are copied
+   * as bytes; the rest by reference.
+   */
   write(
     r: Omit<JournalRecord, keyof RequestNote | 'durationMs'>,
     durationMs: number,
@@ -167,19 +176,26 @@ class Slot implements AddedRecord, RecordHead {
   }
 
   /**
-   * A body of bytes is copied into the slot's body buffer: made when first needed, grown to the longest cut
-   * the slot has held (the journal's cut plus one byte at most: 4 MB over 1,000 slots by default).
+   * A body of bytes or text is copied into the slot's body buffer (a text as UTF-8, cut after `bodyBytes + 1`
+   * bytes at a character's end): made when first needed, grown to the longest cut the slot has held (4 MB
+   * over 1,000 slots by default). Held by reference, a text lived for the next `capacity` requests, and a
+   * cut of a long one (a slice) kept the whole text alive: ten 5 MB answers held 48 MB.
    */
   #keepBody(body: CapturedBody | null | undefined): void {
     const bytes = body?.bytes;
-    if (!body || !Buffer.isBuffer(bytes) || Object.isFrozen(body)) {
+    const isText = typeof bytes === 'string';
+    if (!body || (!isText && !Buffer.isBuffer(bytes)) || Object.isFrozen(body)) {
       this.responseBody = body;
       this.#bodyLength = -1;
       return;
     }
     this.responseBody = undefined;
-    if (this.#body === null || this.#body.length < bytes.length) this.#body = Buffer.allocUnsafeSlow(bytes.length);
-    this.#bodyLength = bytes.copy(this.#body);
+    // A UTF-16 unit takes at most 3 bytes of UTF-8 (a pair of them 4).
+    const room = isText ? Math.min(this.bodyBytes + 1, bytes.length * 3) : (bytes as Buffer).length;
+    if (this.#body === null || this.#body.length < room) this.#body = Buffer.allocUnsafeSlow(room);
+    // write() stops before a character that does not fit whole.
+    this.#bodyLength = isText ? this.#body.write(bytes, 0, room, 'utf8') : (bytes as Buffer).copy(this.#body);
+    this.#bodyIsText = isText;
     this.#bodySize = body.size;
     this.#bodyType = body.contentType;
   }
@@ -207,7 +223,9 @@ class Slot implements AddedRecord, RecordHead {
     if (this.#headersInText) record.responseHeaders = responseHeaders;
     else if (this.responseHeaders !== undefined) record.responseHeaders = this.responseHeaders;
     if (this.#bodyLength >= 0) {
-      const bytes = Buffer.from(this.#body!.subarray(0, this.#bodyLength));
+      const bytes = this.#bodyIsText
+        ? this.#body!.toString('utf8', 0, this.#bodyLength)
+        : Buffer.from(this.#body!.subarray(0, this.#bodyLength));
       record.responseBody = { bytes, size: this.#bodySize, contentType: this.#bodyType };
     } else if (this.responseBody !== undefined) record.responseBody = this.responseBody;
     return this.note === undefined ? record : { ...record, ...this.note };
@@ -220,7 +238,11 @@ export class SlotRing {
   #next = 0;
   #size = 0;
 
-  constructor(readonly capacity: number) {}
+  constructor(
+    readonly capacity: number,
+    /** Bytes of a body the journal's readers see (--journal-body-bytes). */
+    readonly bodyBytes: number,
+  ) {}
 
   get size(): number {
     return this.#size;
@@ -238,7 +260,8 @@ export class SlotRing {
   #grow(): void {
     const count = Math.min(CHUNK_SLOTS, this.capacity - this.#slots.length);
     const regions = Buffer.allocUnsafeSlow(count * SLOT_BYTES);
-    for (let i = 0; i < count; i++) this.#slots.push(new Slot(regions.subarray(i * SLOT_BYTES, (i + 1) * SLOT_BYTES)));
+    for (let i = 0; i < count; i++)
+      this.#slots.push(new Slot(regions.subarray(i * SLOT_BYTES, (i + 1) * SLOT_BYTES), this.bodyBytes));
   }
 
   /** Newest first. */

@@ -151,7 +151,7 @@ export class Journal {
     /** How much of each body a reader sees (--journal-body-bytes). */
     readonly bodyBytes = 4096,
   ) {
-    this.#ring = new SlotRing(capacity);
+    this.#ring = new SlotRing(capacity, bodyBytes);
     this.adminToken = tokenMask(adminToken);
   }
 
