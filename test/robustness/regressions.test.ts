@@ -100,3 +100,31 @@ describe('DKAN match stays within SQLite expression limits', () => {
     expect(res.json()).toMatchObject({ data: { keyword: 'maxItems', pointer: 'conditions/0/property' } });
   });
 });
+
+describe('DKAN patterns stay within SQLite LIKE limits', () => {
+  const ds = '64a7a500-244b-5d74-a23c-d84bc7dec470';
+  // POSTed: a query string this long is over the URL limit (414) before the pattern is read.
+  const post = (operator: string, value: string) =>
+    app.inject({
+      method: 'POST',
+      url: `/dkan/datastore/query/${ds}/1`,
+      payload: { limit: 1, conditions: [{ property: 'ndc_description', operator, value }] },
+    });
+
+  it.each(['like', 'contains', 'starts with'])(
+    "answers a %s pattern over SQLite's 50,000 bytes with DKAN's 400, not a 500",
+    async (operator) => {
+      const res = await post(operator, `%${'a'.repeat(50_000)}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        message: 'JSON Schema validation failed.',
+        data: { keyword: 'maxLength', pointer: 'conditions/0/value' },
+      });
+    },
+  );
+
+  it('serves the longest pattern it allows, escaped and wrapped in wildcards', async () => {
+    const res = await post('contains', '%'.repeat(8000));
+    expect(res.statusCode).toBe(200);
+  });
+});

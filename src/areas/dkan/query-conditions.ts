@@ -128,6 +128,12 @@ export function readCondition(r: Reader, item: Record<string, unknown>, pointer:
     const refs = names.map((n) => r.column(undefined, n.trim(), false));
     return { kind: 'condition', ref: refs[0]!, refs, operator, value };
   }
+  if (PATTERN_OPERATORS.has(operator) && String(value).length > LIMITS.patternLength)
+    throw schemaError(
+      'maxLength',
+      `${pointer}/value`,
+      `A pattern of the operator "${operator}" is at most ${LIMITS.patternLength} characters long.`,
+    );
   const ref = r.column(alias, property);
   return noValue ? { kind: 'condition', ref, operator } : { kind: 'condition', ref, operator, value };
 }

@@ -32,6 +32,11 @@ export const LIMITS = {
   listValues: 1000,
   matchTerms: 100,
   matchColumns: 20,
+  /**
+   * Characters of a `like`, `contains` or `starts with` value: SQLite refuses a LIKE pattern over 50,000 bytes
+   * (SQLITE_MAX_LIKE_PATTERN_LENGTH); 8,000 characters stay under it escaped and wrapped in wildcards.
+   */
+  patternLength: 8000,
   resources: 4,
   properties: 200,
   expressionDepth: 5,
