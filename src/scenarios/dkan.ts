@@ -8,6 +8,13 @@ import type { ScenarioBody } from './schema.js';
 type Body = NonNullable<ScenarioBody['dkan']>;
 type Cell = string | number | boolean | null;
 
+/**
+ * Columns of one resource at most. A row's JSON is built in SQL with two arguments per column, and near 500
+ * columns SQLite refuses the expression ("Expression tree is too large"); DKAN's own tables stop at MySQL's
+ * 4,096 columns, far past what a client's test data needs.
+ */
+export const MAX_COLUMNS = 400;
+
 const cellText = (v: Cell | undefined): string => (v === null || v === undefined ? '' : String(v));
 
 export function dkanRecords(body: Body): { records: DatasetSource[]; counts: Record<string, number> } {
@@ -70,6 +77,11 @@ export function dkanRecords(body: Body): { records: DatasetSource[]; counts: Rec
         });
       }
       if (header.length === 0) throw new ScenarioError(resAt, 'a resource needs at least one column');
+      if (header.length > MAX_COLUMNS)
+        throw new ScenarioError(
+          pointer(resAt, res.csv !== undefined ? 'csv' : res.columns ? 'columns' : 'rows'),
+          `a resource has at most ${MAX_COLUMNS} columns; this one has ${header.length}`,
+        );
       rowCount += rows.length;
       return { title: res.title ?? `${ds.id} resource ${r}`, key: `scenario:${ds.id}:${r}`, header, rows };
     });

@@ -90,3 +90,31 @@ describe('DKAN in a scenario', () => {
     expect(outside.statusCode).toBe(404);
   });
 });
+
+describe('a scenario resource wider than SQLite can serve', () => {
+  const columns = (n: number) => Array.from({ length: n }, (_, i) => `c${i}`);
+  const put = (n: number) =>
+    app.inject({
+      method: 'PUT',
+      url: '/__mockyard/scenarios/wide',
+      payload: { dkan: { datasets: [{ id: 'w', resources: [{ columns: columns(n), rows: [columns(n)] }] }] } },
+    });
+
+  it.each([401, 500, 2001])('is refused with a 400 naming its columns, not a 500 (%i columns)', async (n) => {
+    const res = await put(n);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      statusCode: 400,
+      error: 'Bad Request',
+      pointer: '/dkan/datasets/0/resources/0/columns',
+    });
+    expect(res.json().message).toContain('at most 400 columns');
+  });
+
+  it('serves 400 columns', async () => {
+    expect((await put(400)).statusCode).toBeLessThan(300);
+    const res = await app.inject({ url: '/dkan/datastore/query/w/0?limit=1', headers: inScenario('wide') });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json().results[0])).toHaveLength(400);
+  });
+});
