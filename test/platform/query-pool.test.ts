@@ -107,6 +107,9 @@ describe('QueryPool', () => {
       // Busy (503 with Retry-After), not "too long": the server refused it, long before its budget ran out.
       expect((second as WorkBudgetError).started).toBe(false);
       expect((second as Error).message).toMatch(/more than 1 slow/);
+      // The area's busy answer says why, not that nothing could start within its budget (it was refused at once).
+      expect((second as WorkBudgetError).busyReason).toBe('1 slow query was already running');
+      expect(new WorkBudgetError(5000, false).busyReason).toBe('no query could start within 5000 ms');
       // Cheap work still runs beside the one slow job, at the server's priority.
       expect(await narrow.run(store, [{ op: 'pluckGet', sql: 'SELECT 6 * 7', params: [] }], 60_000)).toEqual([42]);
       await narrow.close();

@@ -78,6 +78,6 @@ export function searchTooLong(budgetMs: number): AgcoError {
 }
 
 /** Every query worker stayed busy for the whole budget: a 503 to retry. */
-export function searchBusy(budgetMs: number): AgcoError {
-  return new AgcoError(503, 'The service is busy. Try again.', `No query could start within ${budgetMs} ms.`);
+export function searchBusy(reason: string): AgcoError {
+  return new AgcoError(503, 'The service is busy. Try again.', `${reason[0]!.toUpperCase()}${reason.slice(1)}.`);
 }

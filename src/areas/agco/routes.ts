@@ -35,7 +35,8 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
       try {
         return await app.queryPool.run(store, steps, opts.config.queryTimeout);
       } catch (err) {
-        if (err instanceof WorkBudgetError) throw err.started ? searchTooLong(err.budgetMs) : searchBusy(err.budgetMs);
+        if (err instanceof WorkBudgetError)
+          throw err.started ? searchTooLong(err.budgetMs) : searchBusy(err.busyReason);
         throw err;
       }
     };

@@ -73,9 +73,9 @@ export const queryTooLong = (budgetMs: number): DkanError =>
   );
 
 /** Every query worker stayed busy for the whole budget: the server's state, not the query's, so a 503 to retry. */
-export const queryBusy = (budgetMs: number): DkanError =>
+export const queryBusy = (reason: string): DkanError =>
   new DkanError(503, {
-    message: `The datastore is busy: no query could start within ${budgetMs} ms. Try again.`,
+    message: `The datastore is busy: ${reason}. Try again.`,
     status: 503,
     timestamp: phpTimestamp(),
   });

@@ -29,7 +29,7 @@ async function underBudget<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (err) {
-    if (err instanceof WorkBudgetError) throw err.started ? queryTooLong(err.budgetMs) : queryBusy(err.budgetMs);
+    if (err instanceof WorkBudgetError) throw err.started ? queryTooLong(err.budgetMs) : queryBusy(err.busyReason);
     throw err;
   }
 }

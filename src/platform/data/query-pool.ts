@@ -297,7 +297,7 @@ export class QueryPool {
     }
     job.slow = true;
     if (this.#slots.filter((s) => s.job?.slow).length > this.maxSlow) {
-      this.#kill(slot, job, new WorkBudgetError(job.budgetMs, false, `more than ${this.maxSlow} slow queries at once`));
+      this.#kill(slot, job, new WorkBudgetError(job.budgetMs, false, this.maxSlow));
       return;
     }
     try {

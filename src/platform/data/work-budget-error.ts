@@ -8,11 +8,22 @@ export class WorkBudgetError extends Error {
   constructor(
     readonly budgetMs: number,
     readonly started: boolean,
-    reason?: string,
+    /** Set when the job was stopped early because this many slow jobs were running already. */
+    readonly slowAtOnce?: number,
   ) {
     super(
-      reason ??
-        (started ? `query ran longer than ${budgetMs} ms` : `no query process became free within ${budgetMs} ms`),
+      slowAtOnce !== undefined
+        ? `more than ${slowAtOnce} slow queries at once`
+        : started
+          ? `query ran longer than ${budgetMs} ms`
+          : `no query process became free within ${budgetMs} ms`,
     );
+  }
+
+  /** Why a client should retry, in words an area's busy answer can use. */
+  get busyReason(): string {
+    return this.slowAtOnce !== undefined
+      ? `${this.slowAtOnce} slow ${this.slowAtOnce === 1 ? 'query was' : 'queries were'} already running`
+      : `no query could start within ${this.budgetMs} ms`;
   }
 }
