@@ -32,11 +32,20 @@ export const bodyFilePath = (): string =>
 const IDLE_MS = 2000;
 
 /**
+ * How long one build may take, from the moment it is handed to the builder: a body within the size limit
+ * builds in well under a second to a few seconds; one shaped to take minutes is refused (413) and its
+ * builder process stopped, instead of working on unbounded.
+ */
+export const BUILD_LIMIT_MS = 60_000;
+
+/**
  * One child process, started for the first build and ended once no build has come for IDLE_MS. (A worker
  * thread's memory stays in this process's allocator after the thread ends; a process's does not.) Builds
  * run one at a time, in order.
  */
 export class ScenarioBuilder {
+  constructor(readonly limitMs = BUILD_LIMIT_MS) {}
+
   #worker: ChildProcess | undefined;
   #next = 1;
   #pending = new Map<number, { resolve(b: BuiltScenario): void; reject(e: Error): void }>();
@@ -57,10 +66,16 @@ export class ScenarioBuilder {
       clearTimeout(this.#idle);
       const worker = await this.#start();
       const id = this.#next++;
-      return await new Promise<BuiltScenario>((resolve, reject) => {
-        this.#pending.set(id, { resolve, reject });
-        worker.send({ id, name, bodyPath } satisfies BuildJob);
-      });
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        return await new Promise<BuiltScenario>((resolve, reject) => {
+          this.#pending.set(id, { resolve, reject });
+          timer = setTimeout(() => this.#overrun(worker, id), this.limitMs);
+          worker.send({ id, name, bodyPath } satisfies BuildJob);
+        });
+      } finally {
+        clearTimeout(timer);
+      }
     } finally {
       // The builder removes it once read; this covers a builder that stopped first.
       void rm(bodyPath, { force: true }).catch(() => undefined);
@@ -97,6 +112,22 @@ export class ScenarioBuilder {
     } else waiting.reject(new Error(`scenario build failed: ${outcome.failed}`));
   }
 
+  /** A build ran past the limit: it is refused, and its process (the only way to stop it) killed. */
+  #overrun(worker: ChildProcess, id: number): void {
+    const waiting = this.#pending.get(id);
+    if (!waiting) return;
+    this.#pending.delete(id);
+    const seconds = this.limitMs / 1000;
+    waiting.reject(
+      new ScenarioError(
+        null,
+        `building the scenario took longer than ${seconds} s and was stopped; send fewer datasets, records or files per scenario`,
+        413,
+      ),
+    );
+    if (this.#worker === worker) this.#stop();
+  }
+
   #fail(worker: ChildProcess, err: Error): void {
     if (this.#worker !== worker) return;
     this.#worker = undefined;
@@ -108,7 +139,12 @@ export class ScenarioBuilder {
   #stop(): void {
     const worker = this.#worker;
     this.#worker = undefined;
-    worker?.kill();
+    // SIGKILL: a build runs synchronously and would not see a gentler signal's handler until it ends.
+    worker?.kill('SIGKILL');
+    // Builds queued behind the one stopped are answered: nothing else will settle them.
+    const waiting = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const w of waiting) w.reject(new Error('the scenario builder stopped'));
   }
 
   close(): void {
