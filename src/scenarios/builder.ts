@@ -138,13 +138,12 @@ export class ScenarioBuilder {
 
   #stop(): void {
     const worker = this.#worker;
-    this.#worker = undefined;
+    if (!worker) return;
+    // Its builds still waiting are answered now, as its exit would answer them (#fail): that exit comes after
+    // this builder has let go of it, and nothing else would settle them.
+    this.#fail(worker, new Error('the scenario builder stopped'));
     // SIGKILL: a build runs synchronously and would not see a gentler signal's handler until it ends.
-    worker?.kill('SIGKILL');
-    // Builds queued behind the one stopped are answered: nothing else will settle them.
-    const waiting = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const w of waiting) w.reject(new Error('the scenario builder stopped'));
+    worker.kill('SIGKILL');
   }
 
   close(): void {
