@@ -24,7 +24,7 @@ import { clientErrorHandler } from './platform/http/client-errors.js';
 import { MAX_PARAM_LENGTH, areaResolver, frameworkErrorHandler, httpServerOptions } from './platform/http/limits.js';
 import { installJsonBodyParser } from './platform/http/json-body.js';
 import { installBodyBudget, installRefusedBodyDrain } from './platform/http/body-budget.js';
-import { adminHostGuard, adminTokenGuard } from './platform/admin/admin-guard.js';
+import { type AdminGuards, adminHostGuard, adminTokenGuard } from './platform/admin/admin-guard.js';
 import { frontServerFactory, plainServerFactory } from './platform/hosts/proxy.js';
 import { Pipeline } from './platform/http/pipeline.js';
 import type { CertificateAuthority } from './platform/hosts/certificates.js';
@@ -97,16 +97,17 @@ export async function buildApp(
 
   // CORS first (its headers go on every answer, cached ones included), then the one pipeline of area requests.
   await app.register(cors, corsOptions(config));
-  // Admin route families answer only to host names mockyard serves (DNS rebinding), before anything else of theirs.
-  app.addHook('onRequest', adminHostGuard(config));
   installJsonBodyParser(app);
   installBodyBudget(app, areaOf);
   installRefusedBodyDrain(app);
   pipeline.install(app);
   pipeline.requestLog = installRequestLog(app, config, { areaOf, terminal: process.stdout.isTTY === true });
   installRootErrorHandling(app, !options.only);
-  installAdminPolicy(app, config);
-  await registerRoutes(app, { config, stores, runtime, areas, areaOf, only: options.only, stubs, stubStep });
+  // Admin route families answer only to host names mockyard serves (DNS rebinding), before anything else of
+  // theirs; area routes never run these guards.
+  const guards: AdminGuards = { host: adminHostGuard(config), token: adminTokenGuard(config) };
+  installAdminPolicy(app, config, guards.host);
+  await registerRoutes(app, { config, stores, runtime, areas, areaOf, only: options.only, stubs, stubStep, guards });
   return app;
 }
 
@@ -205,24 +206,24 @@ async function registerRoutes(
     only: AreaDefinition | undefined;
     stubs: Stubs;
     stubStep: StubStep;
+    guards: AdminGuards;
   },
 ): Promise<void> {
-  const { config, stores, areas, areaOf, only, stubs } = deps;
+  const { config, stores, areas, areaOf, only, stubs, guards } = deps;
   await app.register(openapiPlugin, {
     areas,
     prefixed: !only,
     prefill: () => prefillOf(areas, stores.current, config),
   });
-  await app.register(mockyardRoutes, { prefix: '/__mockyard', areas });
+  await app.register(mockyardRoutes, { prefix: '/__mockyard', areas, guards });
   if (config.admin) {
-    const tokenGuard = adminTokenGuard(config);
     const dashboard = stubsForDashboard(stubs, deps.runtime, { areaOf, only });
-    await app.register(adminRoutes, { prefix: '/__mockyard', areas, tokenGuard, stubs: dashboard });
-    await app.register(wiremockAdmin, { prefix: '/__admin', ...deps.stubStep.options, tokenGuard });
+    await app.register(adminRoutes, { prefix: '/__mockyard', areas, guards, stubs: dashboard });
+    await app.register(wiremockAdmin, { prefix: '/__admin', ...deps.stubStep.options, guards });
   }
   // Requests with a body, and paths outside every area, reach the stubs once Fastify has their bytes.
   deps.stubStep.installBodyStep(app);
-  await app.register(dashboardPage, { prefix: '/__mockyard', areas });
+  await app.register(dashboardPage, { prefix: '/__mockyard', areas, guards });
   // An area on its own port owns its root path.
   if (!only) await app.register(frontDoor, { areas, version: packageVersion() });
   for (const area of areas) {

@@ -1,5 +1,6 @@
 // /__admin/requests and near misses: WireMock's verification API over mockyard's one journal.
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { AdminGuards } from '../platform/admin/admin-guard.js';
 import type { AreaDefinition } from '../platform/area.js';
 import type { JournalRecord, RecordHead } from '../platform/controls/journal.js';
 import { MASK } from '../platform/controls/secrets.js';
@@ -16,8 +17,8 @@ export interface AdminContext {
   stubs: Stubs;
   areaOf: (url: string) => AreaDefinition | undefined;
   only?: AreaDefinition;
-  /** The admin token check shared with /__mockyard (platform/admin/admin-guard.ts), or null without a token. */
-  tokenGuard: onRequestHookHandler | null;
+  /** The host and token checks shared with /__mockyard (platform/admin/admin-guard.ts). */
+  guards: AdminGuards;
   /** mockyard's scenarios: a recording can become one (admin-recordings.ts). */
   scenarios: Scenarios;
 }

@@ -1,5 +1,6 @@
 // WireMock's admin API at /__admin (AdminRoutes): mappings, requests, scenarios, recordings, reset; mockyard's token applies.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { guardAdminScope } from '../platform/admin/admin-guard.js';
 import { type AdminContext, metadataMatcher, requestRoutes } from './admin-requests.js';
 import { recordingRoutes, sendErrors } from './admin-recordings.js';
 import { MappingError, isObject } from './errors.js';
@@ -90,7 +91,7 @@ function scenarioRoutes(app: FastifyInstance, ctx: AdminContext): void {
 
 /** Registered with prefix /__admin; the same switch, token and browser policy as /__mockyard. */
 export async function wiremockAdmin(app: FastifyInstance, ctx: AdminContext): Promise<void> {
-  if (ctx.tokenGuard) app.addHook('onRequest', ctx.tokenGuard);
+  guardAdminScope(app, ctx.guards);
   // WireMock's own API, documented by WireMock; /openapi.json describes mockyard's.
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true };

@@ -68,6 +68,23 @@ describe('admin routes and a rebound host name', () => {
     expect((await app.inject({ url: '/__mockyard/health', headers: REBOUND })).statusCode).toBe(200);
   });
 
+  it.each([
+    ['GET', '/__admin/mappings'],
+    ['POST', '/__admin/reset'],
+    ['GET', '/__mockyard'],
+    ['OPTIONS', '/__admin/mappings'],
+  ] as const)('%s %s (WireMock admin, dashboard, preflight) with Host: evil.example gets 403', async (method, url) => {
+    const res = await app.inject({ method, url, headers: { host: REBOUND.host } });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ statusCode: 403, error: 'Forbidden' });
+  });
+
+  it('the host is checked before the token: a rebound page learns nothing from a 401', async () => {
+    const res = await tokenApp.inject({ url: '/__mockyard/requests', headers: { host: REBOUND.host } });
+    expect(res.statusCode).toBe(403);
+    expect(res.headers['www-authenticate']).toBeUndefined();
+  });
+
   it('area routes answer any Host', async () => {
     const res = await app.inject({ url: '/appcenter/v0.1/user', headers: REBOUND });
     expect(res.statusCode).not.toBe(403);

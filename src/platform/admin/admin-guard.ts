@@ -2,13 +2,10 @@
 // reach them, and the admin token with its lockout after failed guesses.
 import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.js';
 import { sendMockyardError } from '../http/mockyard-errors.js';
-
-/** URL prefixes of admin route families (mockyard's own, WireMock's /__admin); each gets the host check below. */
-export const ADMIN_FAMILIES: readonly string[] = ['/__mockyard', '/__admin'];
 
 /** Admin routes a container platform probes by pod IP or service name: readiness must answer every Host. */
 const OPEN_PATHS = new Set(['/__mockyard/health']);
@@ -17,14 +14,6 @@ const pathOf = (url: string): string => {
   const q = url.indexOf('?');
   return q < 0 ? url : url.slice(0, q);
 };
-
-/** Whether `url` is in one of the admin route families. */
-export function isAdminUrl(url: string, families: readonly string[] = ADMIN_FAMILIES): boolean {
-  for (const prefix of families) {
-    if (url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)) return true;
-  }
-  return false;
-}
 
 /** The host name of a Host header: lower case, without port, brackets or a trailing dot. */
 export function hostName(header: string | undefined): string | null {
@@ -60,24 +49,32 @@ export function allowedHost(config: Pick<Config, 'host' | 'allowedHosts'>): (hea
 }
 
 /**
- * An onRequest hook for the root: requests into an admin route family with a Host that mockyard does not
- * serve get 403 before anything else runs, so a page on a rebound name cannot reset, read the journal or
- * upload a scenario.
+ * The first onRequest hook of every admin route family (area routes never run it): a request with a Host
+ * that mockyard does not serve gets 403 before anything else of the family runs, token check included, so a
+ * page on a rebound name cannot reset, read the journal or upload a scenario.
  */
-export function adminHostGuard(
-  config: Pick<Config, 'host' | 'allowedHosts'>,
-  families: readonly string[] = ADMIN_FAMILIES,
-): onRequestHookHandler {
+export function adminHostGuard(config: Pick<Config, 'host' | 'allowedHosts'>): onRequestHookHandler {
   const allowed = allowedHost(config);
   return (request, reply, done) => {
-    const url = request.url;
-    if (!isAdminUrl(url, families) || OPEN_PATHS.has(pathOf(url)) || allowed(request.headers.host)) return done();
+    if (allowed(request.headers.host) || OPEN_PATHS.has(pathOf(request.url))) return done();
     void sendMockyardError(
       reply,
       403,
       `Admin routes answer only to localhost, IP addresses, --host and --allowed-hosts; "${hostName(request.headers.host) ?? ''}" is none of them. Start mockyard with --allowed-hosts ${hostName(request.headers.host) ?? 'NAME'} if you call it by that name.`,
     );
   };
+}
+
+/** The guards of an admin route family: the host check always, the token check when --admin-token is set. */
+export interface AdminGuards {
+  host: onRequestHookHandler;
+  token: onRequestHookHandler | null;
+}
+
+/** Installs an admin route family's guards as its first onRequest hooks: the host first, then the token. */
+export function guardAdminScope(app: FastifyInstance, guards: AdminGuards, withToken = true): void {
+  app.addHook('onRequest', guards.host);
+  if (withToken && guards.token) app.addHook('onRequest', guards.token);
 }
 
 /** Failed admin-token attempts one client may make per window before it is locked out for the rest of it. */

@@ -1,5 +1,5 @@
 // Admin routes under /__mockyard: the request journal and reset. Off with --admin off; behind a bearer token with --admin-token.
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AreaDefinition } from '../area.js';
@@ -7,12 +7,13 @@ import type { JournalFilter } from '../controls/journal.js';
 import { scenarioRoutes } from '../../scenarios/routes.js';
 import { type DashboardStubs, dashboardApi } from '../dashboard/api.js';
 import { MockyardErrorSchema } from '../http/mockyard-errors.js';
+import { type AdminGuards, guardAdminScope } from './admin-guard.js';
 import { JournalEntrySchema } from './journal-schema.js';
 
 export interface AdminRoutesOptions {
   areas: readonly AreaDefinition[];
-  /** The admin token check every admin route family shares (one lockout for all), or null without a token. */
-  tokenGuard: onRequestHookHandler | null;
+  /** The host and token checks every admin route family shares (one token lockout for all). */
+  guards: AdminGuards;
   /** The stubs, as the dashboard asks about them. */
   stubs?: DashboardStubs;
 }
@@ -48,7 +49,7 @@ export async function adminRoutes(root: FastifyInstance, opts: AdminRoutesOption
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const security: Security = root.config.adminToken !== null ? [{ mockyardAdmin: [] }] : undefined;
 
-  if (opts.tokenGuard) app.addHook('onRequest', opts.tokenGuard);
+  guardAdminScope(app, opts.guards);
   journalRoutes(root, opts.areas, security);
   resetRoute(root, security);
   // Inside this plugin, so the admin switch and token apply to them too.

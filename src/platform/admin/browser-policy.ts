@@ -2,7 +2,7 @@
 import { sendMockyardError } from '../http/mockyard-errors.js';
 import { HINT_HEADER } from '../http/hints.js';
 import type { FastifyCorsOptions } from '@fastify/cors';
-import type { FastifyInstance, preValidationHookHandler } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler, preValidationHookHandler } from 'fastify';
 import type { Config } from '../../config.js';
 
 export const ADMIN_PREFIX = '/__mockyard';
@@ -71,7 +71,7 @@ export function corsOptions(config: Config): FastifyCorsOptions {
  * its own preValidation hook (area routes pay for neither), and an OPTIONS route of their own answers
  * (or refuses) their preflights. Call before the admin routes are registered.
  */
-export function installAdminPolicy(app: FastifyInstance, config: Config): void {
+export function installAdminPolicy(app: FastifyInstance, config: Config, hostGuard: onRequestHookHandler): void {
   const listed = adminOriginAllowed(config);
   const cors = {
     origin: (origin: string | undefined, callback: OriginCallback) =>
@@ -88,7 +88,9 @@ export function installAdminPolicy(app: FastifyInstance, config: Config): void {
   });
   // A refused preflight gets no CORS headers, so the browser never sends the request itself.
   for (const prefix of [ADMIN_PREFIX, WIREMOCK_PREFIX])
-    app.options(`${prefix}/*`, { schema: { hide: true } }, (_request, reply) => reply.code(204).send());
+    app.options(`${prefix}/*`, { schema: { hide: true }, onRequest: hostGuard }, (_request, reply) =>
+      reply.code(204).send(),
+    );
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -2,10 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { AreaDefinition } from '../area.js';
+import { type AdminGuards, guardAdminScope } from './admin-guard.js';
 import { storeFor } from '../../scenarios/registry.js';
 
 export interface MockyardRoutesOptions {
   areas: readonly AreaDefinition[];
+  /** Health answers any Host; the catalog only the names admin routes answer (no token: it is read-only). */
+  guards: AdminGuards;
 }
 
 const HealthSchema = Type.Object({
@@ -17,6 +20,7 @@ const HealthSchema = Type.Object({
 const UnavailableSchema = Type.Object({ status: Type.Literal('starting'), message: Type.String() });
 
 export async function mockyardRoutes(app: FastifyInstance, opts: MockyardRoutesOptions): Promise<void> {
+  guardAdminScope(app, opts.guards, false);
   app.get(
     '/health',
     {

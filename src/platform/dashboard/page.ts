@@ -5,10 +5,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AreaDefinition } from '../area.js';
+import { type AdminGuards, guardAdminScope } from '../admin/admin-guard.js';
 import { packageRoot } from '../../paths.js';
 
 export interface DashboardPageOptions {
   areas: readonly AreaDefinition[];
+  /** The page answers the host names admin routes answer; its API calls carry the token. */
+  guards: AdminGuards;
 }
 
 /** Built by `npm run bundle` from src/dashboard/; the only files this route serves. */
@@ -53,6 +56,7 @@ function page(opts: DashboardPageOptions, admin: boolean, tokenRequired: boolean
 }
 
 export async function dashboardPage(app: FastifyInstance, opts: DashboardPageOptions): Promise<void> {
+  guardAdminScope(app, opts.guards, false);
   const dir = path.join(packageRoot(), 'dist', 'bundle', 'dashboard');
   // Known once every plugin is registered: whether WireMock's admin API (stubs) is served here.
   let html: string | undefined;
