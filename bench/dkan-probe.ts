@@ -18,7 +18,7 @@ export interface ProbeResult {
 
 /** A fresh mockyard on `dataDir` with the answer cache off, started as the bench starts its servers. */
 export function startProbeServer(dataDir: string, scale: number): Promise<Server> {
-  return startMockyard(['--data-dir', dataDir, '--scale', String(scale), '--dkan-cache-size', '0']);
+  return startMockyard(['--data-dir', dataDir, '--scale', String(scale), '--dkan-no-cache']);
 }
 
 /**

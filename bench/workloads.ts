@@ -93,7 +93,7 @@ function dkanMix(id: string, title: string, scale: 1 | 10): Workload {
     title,
     scale,
     // Repeats of the cycled list would otherwise be served from the answer cache.
-    serverArgs: ['--dkan-cache-size', '0'],
+    serverArgs: ['--dkan-no-cache'],
     baselines: [...REPLAY, 'fastify-sqlite'],
     shapeProbe: true,
     paths: (ctx) => mixPaths(ctx),

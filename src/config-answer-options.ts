@@ -117,13 +117,14 @@ const AREAS = [
     ...wholeNumber('dkan max limit', 1, 1_000_000),
   }),
   option({
-    key: 'dkanCacheSize',
-    flag: '--dkan-cache-size <n>',
-    env: 'MOCKYARD_DKAN_CACHE_SIZE',
-    default: 500,
+    key: 'dkanNoCache',
+    flag: '--dkan-no-cache',
+    env: 'MOCKYARD_DKAN_NO_CACHE',
+    default: false,
+    boolean: true,
     description:
-      'Whether DKAN answers enter the answer cache (--answer-cache-mb): 0 keeps them out, so every DKAN query runs; any other number lets them in.',
-    ...wholeNumber('dkan cache size', 0, 100_000),
+      'DKAN answers stay out of the answer cache (--answer-cache-mb), so every DKAN query runs, as when measuring the query engine.',
+    ...flag('dkan no cache'),
   }),
   option({
     key: 'dkanCsvHeaders',

@@ -37,7 +37,7 @@ export interface Config {
   agcoTokens: readonly string[];
   dkanCsvDir: string | null;
   dkanMaxLimit: number;
-  dkanCacheSize: number;
+  dkanNoCache: boolean;
   answerCacheMb: number;
   dkanCsvHeaders: 'resource_headers' | 'machine_names';
   hostMap: readonly HostMapping[];

@@ -7,7 +7,7 @@ import { sqlForRequest } from '../../bench/dkan-shapes.js';
 import { catalog, query } from './helpers.js';
 
 const { app, stores, config } = await testApp();
-const { app: uncached } = await testApp({ dkanCacheSize: 0 });
+const { app: uncached } = await testApp({ dkanNoCache: true });
 
 // The largest resource, filtered on a text column and sorted on a numeric one, with values read from its table.
 const resource: Resource = catalogOf(stores.current)

@@ -246,7 +246,7 @@ describe('row orders kept per sort-key list', () => {
 });
 
 describe('mixed filters and sorts on the rank path', async () => {
-  const { app, store, config } = await testApp({ dkanCacheSize: 0 });
+  const { app, store, config } = await testApp({ dkanNoCache: true });
   const r = catalogOf(store)
     .datasets.flatMap((d) => d.resources)
     .sort((x, y) => y.rows - x.rows)[0]!;

@@ -8,7 +8,7 @@ import { rankedResource, unsupported } from '../../src/areas/dkan/ranked.js';
 import { dkanShapes, resourceRef, sqlForRequest } from '../../bench/dkan-shapes.js';
 import { testApp } from '../helpers/app.js';
 
-const { app, store, config } = await testApp({ dkanCacheSize: 0 });
+const { app, store, config } = await testApp({ dkanNoCache: true });
 const resources = catalogOf(store).datasets.flatMap((d) => d.resources);
 
 /** What the plain SQL path gives for a query: the `results` array and `count`. */

@@ -45,20 +45,12 @@ export interface ReleaseFilter {
 // Cap for LIMIT: SQLite wants an integer it can hold; no app has this many releases.
 const MAX_TOP = 1_000_000;
 
-/** The JSON array of BasicReleaseDetailsResponse items, newest first (uploaded_at, then id), as bytes. */
+/**
+ * The JSON array of BasicReleaseDetailsResponse items, newest first (uploaded_at, then id), as bytes. Repeats
+ * are served by the answer cache (platform/http/answer-cache.ts), so nothing is kept here.
+ */
 export function listReleasesJson(store: FixtureStore, f: ReleaseFilter): Buffer {
-  // Fixture data is read-only, so a list for the same filter is the same bytes as long as the store lives.
-  const cache = store.lru<Buffer>('appcenter:releases', () => ({
-    maxSize: 16 * 1024 * 1024,
-    sizeCalculation: (b) => b.length + 64,
-  }));
-  const key = `${f.appId}|${f.publishedOnly ? 1 : 0}|${f.testerUserId ?? ''}|${f.releaseId ?? ''}|${f.top ?? ''}`;
-  let bytes = cache.get(key);
-  if (!bytes) {
-    bytes = Buffer.from(queryReleasesJson(store, f));
-    cache.set(key, bytes);
-  }
-  return bytes;
+  return Buffer.from(queryReleasesJson(store, f));
 }
 
 function queryReleasesJson(store: FixtureStore, f: ReleaseFilter): string {

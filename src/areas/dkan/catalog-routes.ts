@@ -163,7 +163,7 @@ function searchRoute(app: DkanApp, config: Config): void {
     async (request, reply) => {
       const raw = rawQuery(request.url);
       const params = parseQueryString(raw) as Record<string, string | string[] | undefined>;
-      return sendAnswer(reply, await search(app.queryPool, request.store, config, params, raw));
+      return sendAnswer(reply, await search(app.queryPool, request.store, config, params));
     },
   );
 }

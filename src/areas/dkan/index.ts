@@ -30,7 +30,7 @@ export const dkanArea: AreaDefinition = {
   examples: dkanExamples,
   docs: dkanDocs,
   formatError: formatDkanError,
-  // GET answers depend on the URL alone (POST bodies are never kept); --dkan-cache-size 0 keeps DKAN out.
-  answerCache: (config) => (config.dkanCacheSize > 0 ? { vary: [] } : null),
+  // GET answers depend on the URL alone (POST bodies are never kept); --dkan-no-cache keeps DKAN out.
+  answerCache: (config) => (config.dkanNoCache ? null : { vary: [] }),
   hint: dkanHint,
 };

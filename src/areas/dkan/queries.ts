@@ -84,32 +84,29 @@ export interface ResultParts {
 
 /**
  * A JSON answer produced by running SQL steps on the executor under the work budget: the executor the
- * query routes use, for the other routes. Repeated GETs are answered by the platform's answer cache;
- * `_key` names the answer for callers that log it.
+ * query routes use, for the other routes. Repeated GETs are answered by the platform's answer cache.
  */
-export async function cachedJson(
+export async function executedJson(
   pool: QueryPool,
   store: FixtureStore,
   config: Config,
-  _key: string,
   produce: (run: Run) => Promise<Buffer>,
 ): Promise<Answer> {
   return { contentType: JSON_TYPE, body: await produce(runner(pool, store, config)) };
 }
 
 /**
- * A checked query's rows and count, shaped into another route's body (the SQL endpoint); `variant` keys the
- * shape. Its plain SQL runs on the executor (the rank path reads the query as sent, which this route has not).
+ * A checked query's rows and count, shaped into another route's body (the SQL endpoint). Its plain SQL runs
+ * on the executor (the rank path reads the query as sent, which this route has not).
  */
 export function queryParts(
   pool: QueryPool,
   store: FixtureStore,
   config: Config,
   q: DkanQuery,
-  variant: string,
   shape: (parts: ResultParts) => Buffer,
 ): Promise<Answer> {
-  return cachedJson(pool, store, config, `${variant}:${JSON.stringify(q.echo)}`, async (run) => {
+  return executedJson(pool, store, config, async (run) => {
     const plan = planQuery(q);
     const steps: Step[] = [];
     if (q.results) steps.push({ op: 'pluckGet', sql: plan.rowsSql, params: plan.rowsParams });

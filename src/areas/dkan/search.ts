@@ -6,7 +6,7 @@ import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import type { QueryPool } from '../../platform/data/query-pool.js';
 import { badRequest } from './errors.js';
 import { FACET_TYPES, metastoreOf, type FacetType, type MetastoreDataset } from './metastore.js';
-import { cachedJson, type Answer } from './queries.js';
+import { executedJson, type Answer } from './queries.js';
 
 /** search_api.index.dkan.yml field_settings: string fields match whole values, text fields match words. */
 const STRING_FIELDS = ['keyword', 'theme', 'publisher__name', 'modified', 'title_string'] as const;
@@ -156,17 +156,11 @@ function facets(all: readonly MetastoreDataset[], matched: readonly MetastoreDat
   return out.sort((a, b) => b.total - a.total || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-export function search(
-  pool: QueryPool,
-  store: FixtureStore,
-  config: Config,
-  params: Params,
-  cacheKey: string,
-): Promise<Answer> {
+export function search(pool: QueryPool, store: FixtureStore, config: Config, params: Params): Promise<Answer> {
   const { start, size } = paging(params);
   const types = facetTypes(params);
   const { sql, params: bound } = plan(params);
-  return cachedJson(pool, store, config, `search:${cacheKey}`, async (run) => {
+  return executedJson(pool, store, config, async (run) => {
     const [keys] = (await run([{ op: 'pluckAll', sql, params: [documentsOf(store), ...bound] }])) as [number[]];
     const all = metastoreOf(store).datasets;
     const matched = keys.map((k) => all[k]!);

@@ -94,8 +94,7 @@ export async function runSql(
     download: false,
   });
   const q = request.showDbColumns ? checked : describeKeys(checked);
-  const variant = `sql:${request.showDbColumns ? 'db' : 'described'}`;
-  return queryParts(pool, store, config, q, variant, (parts) =>
+  return queryParts(pool, store, config, q, (parts) =>
     Buffer.from(
       statement.select === 'count'
         ? JSON.stringify([{ expression: String(parts.count ?? 0) }])
