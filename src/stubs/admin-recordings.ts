@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ScenarioError } from '../scenarios/errors.js';
 import type { AdminContext } from './admin-requests.js';
-import { isObject } from './errors.js';
+import { ERROR_CODES, isObject, sendWiremockError } from './errors.js';
 import { readyForPatterns } from './patterns.js';
 import { type RecordedExchange, scenarioFromRecording } from './to-scenario.js';
 
@@ -16,7 +16,7 @@ export function sendErrors(
   title: string,
   detail: string,
 ): FastifyReply {
-  return reply.code(status).send({ errors: [{ code: 10, source: { pointer }, title, detail }] });
+  return sendWiremockError(reply, status, { code: ERROR_CODES.invalid, pointer, title, detail });
 }
 
 const SCENARIO_NAME = /^[A-Za-z0-9._-]{1,64}$/;

@@ -5,7 +5,7 @@ import type { AreaDefinition } from '../platform/area.js';
 import type { JournalRecord, RecordHead } from '../platform/controls/journal.js';
 import { MASK } from '../platform/controls/secrets.js';
 import type { Scenarios } from '../scenarios/registry.js';
-import { isObject } from './errors.js';
+import { isObject, sendNotFound } from './errors.js';
 import { parseMapping } from './mapping.js';
 import type { RequestRule, Stub } from './stub.js';
 import { distance, parsePattern } from './patterns.js';
@@ -143,7 +143,7 @@ function listRoutes(app: FastifyInstance, ctx: AdminContext): void {
   app.get('/requests/:id', async (request, reply) => {
     const id = idOf((request.params as { id: string }).id);
     const r = journal.record(id);
-    if (!r) return reply.code(404).send({ errors: [{ code: 40, title: 'Request not found' }] });
+    if (!r) return sendNotFound(reply, 'Request');
     return serveEvent(app, ctx, r);
   });
 }

@@ -3,14 +3,11 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { guardAdminScope } from '../platform/admin/admin-guard.js';
 import { type AdminContext, metadataMatcher, requestRoutes } from './admin-requests.js';
 import { recordingRoutes, sendErrors } from './admin-recordings.js';
-import { MappingError, isObject } from './errors.js';
+import { MappingError, isObject, sendNotFound } from './errors.js';
 import { loadRe2Soon, mayHoldRegex, re2Loaded } from './patterns.js';
 
 /** Bytes of one admin request body (an import of many mappings). */
 export const MAX_ADMIN_BODY_BYTES = 64 * 1024 * 1024;
-
-const notFound = (reply: FastifyReply, what: string) =>
-  reply.code(404).send({ errors: [{ code: 40, title: `${what} not found` }] });
 
 function mappingRoutes(app: FastifyInstance, ctx: AdminContext): void {
   const store = ctx.stubs.store;
@@ -57,16 +54,16 @@ function mappingRoutes(app: FastifyInstance, ctx: AdminContext): void {
   });
   app.get('/mappings/:id', async (request, reply) => {
     const stub = store.get((request.params as { id: string }).id);
-    return stub ? stub.json : notFound(reply, 'Stub mapping');
+    return stub ? stub.json : sendNotFound(reply, 'Stub mapping');
   });
   app.put('/mappings/:id', async (request, reply) => {
     const id = (request.params as { id: string }).id;
-    if (!store.get(id)) return notFound(reply, 'Stub mapping');
+    if (!store.get(id)) return sendNotFound(reply, 'Stub mapping');
     const body = isObject(request.body) ? request.body : {};
     return store.add({ ...body, id, uuid: id }).json;
   });
   app.delete('/mappings/:id', async (request, reply) =>
-    store.remove((request.params as { id: string }).id) ? {} : notFound(reply, 'Stub mapping'),
+    store.remove((request.params as { id: string }).id) ? {} : sendNotFound(reply, 'Stub mapping'),
   );
 }
 
@@ -80,7 +77,7 @@ function scenarioRoutes(app: FastifyInstance, ctx: AdminContext): void {
   app.put('/scenarios/:name/state', async (request, reply) => {
     const body = isObject(request.body) ? request.body : {};
     const state = typeof body.state === 'string' ? body.state : undefined;
-    return store.setState((request.params as { name: string }).name, state) ? {} : notFound(reply, 'Scenario');
+    return store.setState((request.params as { name: string }).name, state) ? {} : sendNotFound(reply, 'Scenario');
   });
 
   app.post('/reset', async () => {
@@ -130,7 +127,7 @@ export async function wiremockAdmin(app: FastifyInstance, ctx: AdminContext): Pr
       status >= 500 ? '' : error.message,
     );
   });
-  app.setNotFoundHandler((request, reply) => notFound(reply, `Admin route ${request.method} ${request.url}`));
+  app.setNotFoundHandler((request, reply) => sendNotFound(reply, `Admin route ${request.method} ${request.url}`));
   app.addHook('preHandler', (request, _reply, done) => {
     if (!bringsRegex.has(request)) return done();
     loadRe2Soon().then(() => done());

@@ -255,16 +255,19 @@ describe('forward proxy with real host names', () => {
 
     it('refuses CONNECT with 403 naming the host and --host-map', async () => {
       const answer = await rawConnect(port, 'example.com:443');
-      expect(answer).toMatch(/^HTTP\/1\.1 403 /);
-      expect(answer).toContain('"example.com"');
-      expect(answer).toContain('--host-map example.com=');
+      expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+      expect(body).toMatchObject({ statusCode: 403, error: 'Forbidden' });
+      expect(body.message).toContain('does not serve example.com');
+      expect(body.message).toContain('--host-map example.com=');
       await expect(viaProxy(agent, 'https://unknown.example.org/')).rejects.toThrow();
     });
 
     it('refuses absolute-form requests with 403 naming the host and --host-map', async () => {
       const res = await absoluteForm(port, 'http://example.com/metadata/x');
       expect(res.statusCode).toBe(403);
-      expect(res.body).toContain('"example.com"');
+      expect(JSON.parse(res.body)).toMatchObject({ statusCode: 403, error: 'Forbidden' });
+      expect(res.body).toContain('does not serve example.com');
       expect(res.body).toContain('--host-map');
     });
 

@@ -12,6 +12,19 @@ describe('platform routes', () => {
     expect(store.fingerprint).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("answers 503 in mockyard's error body while the database is not open", async () => {
+    const closing = await testApp();
+    closing.store.db.close();
+    const res = await closing.app.inject('/__mockyard/health');
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: 'The fixture database is not open yet.',
+      status: 'starting',
+    });
+  });
+
   it('lists every area in the fixture catalog', async () => {
     const res = await app.inject('/__mockyard/fixtures');
     expect(res.statusCode).toBe(200);

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { AreaDefinition } from '../area.js';
 import { type AdminGuards, guardAdminScope } from './admin-guard.js';
 import { storeFor } from '../../scenarios/registry.js';
+import { MockyardErrorSchema, sendMockyardError } from '../http/mockyard-errors.js';
 
 export interface MockyardRoutesOptions {
   areas: readonly AreaDefinition[];
@@ -17,7 +18,8 @@ const HealthSchema = Type.Object({
   generation: Type.Integer({ description: 'Increases each time watch mode swaps in a rebuilt database' }),
 });
 
-const UnavailableSchema = Type.Object({ status: Type.Literal('starting'), message: Type.String() });
+/** mockyard's error body, with the readiness word a probe may also read. */
+const UnavailableSchema = Type.Intersect([MockyardErrorSchema, Type.Object({ status: Type.Literal('starting') })]);
 
 export async function mockyardRoutes(app: FastifyInstance, opts: MockyardRoutesOptions): Promise<void> {
   guardAdminScope(app, opts.guards, false);
@@ -34,7 +36,7 @@ export async function mockyardRoutes(app: FastifyInstance, opts: MockyardRoutesO
     async (request, reply) => {
       const { store } = request;
       if (!store.db.open) {
-        return reply.code(503).send({ status: 'starting', message: 'fixture database is not open' });
+        return sendMockyardError(reply, 503, 'The fixture database is not open yet.', { status: 'starting' });
       }
       return { status: 'ok' as const, fixtures: store.fingerprint, generation: store.generation };
     },

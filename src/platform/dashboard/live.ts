@@ -3,7 +3,7 @@
 // MAX_BATCH entries each, and a reader that does not keep up loses entries (counted) instead of
 // making the server buffer for it. Entries go as summaries (no headers, no bodies), so the stream costs
 // the server little per request.
-import { mockyardError } from '../http/mockyard-errors.js';
+import { sendMockyardError } from '../http/mockyard-errors.js';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JournalRecord } from '../controls/journal.js';
@@ -48,14 +48,11 @@ export function liveRoute(app: FastifyInstance): void {
     },
     (_request: FastifyRequest, reply: FastifyReply) => {
       if (open.size >= LIVE_LIMITS.maxStreams) {
-        return reply
-          .code(429)
-          .send(
-            mockyardError(
-              429,
-              `At most ${LIVE_LIMITS.maxStreams} live streams are open at once; close one (a dashboard tab) and retry`,
-            ),
-          );
+        return sendMockyardError(
+          reply,
+          429,
+          `At most ${LIVE_LIMITS.maxStreams} live streams are open at once; close one (a dashboard tab) and retry`,
+        );
       }
       reply.hijack();
       const end = stream(runtime, reply.raw, () => open.delete(end));

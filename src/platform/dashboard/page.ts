@@ -1,6 +1,6 @@
 // The dashboard at /__mockyard/: one HTML page and its two bundled assets, served from the package
 // (no CDN, works offline). The page holds no data; it reads everything through the admin API.
-import { mockyardError } from '../http/mockyard-errors.js';
+import { sendMockyardError } from '../http/mockyard-errors.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -84,16 +84,18 @@ export async function dashboardPage(app: FastifyInstance, opts: DashboardPageOpt
     const { file } = request.params;
     const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
     if (!type) {
-      return reply.code(404).send(mockyardError(404, `No dashboard asset ${file}`));
+      return sendMockyardError(reply, 404, `No dashboard asset ${file}`);
     }
     let body = cache.get(file);
     if (!body) {
       try {
         body = await readFile(path.join(dir, file));
       } catch {
-        return reply
-          .code(503)
-          .send(mockyardError(503, 'The dashboard is not built; run `npm run build` in the mockyard checkout'));
+        return sendMockyardError(
+          reply,
+          503,
+          'The dashboard is not built; run `npm run build` in the mockyard checkout',
+        );
       }
       cache.set(file, body);
     }

@@ -1,7 +1,8 @@
 // The HTTP server in front of the app: routing by real host name, a forward proxy (absolute-form and CONNECT)
 // that serves known hosts itself, and the TLS port. It never opens a connection to anywhere.
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
-import { http } from '../http/node-http.js';
+import { STATUS_CODES, http } from '../http/node-http.js';
+import { mockyardErrorJson } from '../http/mockyard-errors.js';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { CertificateQueueFull } from './cert-issuer.js';
@@ -18,25 +19,27 @@ export interface FrontOptions {
 
 export function refusalMessage(hostname: string): string {
   return (
-    `mockyard does not serve "${hostname}" and never forwards requests to the internet. ` +
+    `mockyard does not serve ${hostname} and never forwards requests to the internet. ` +
     `It answers for the real hosts of its five areas; add this one with --host-map ${hostname}=<area> ` +
-    '(archive, marketcheck, appcenter, agco or dkan).\n'
+    '(archive, marketcheck, appcenter, agco or dkan).'
   );
 }
 
 function refuse(res: ServerResponse, hostname: string): void {
-  const body = refusalMessage(hostname);
+  const body = mockyardErrorJson(403, refusalMessage(hostname));
   res.writeHead(403, {
-    'content-type': 'text/plain; charset=utf-8',
+    'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
     'mockyard-error': 'unknown host',
   });
   res.end(body);
 }
 
-function refuseTunnel(socket: Duplex, status: string, body: string, extra = ''): void {
+/** Answers a CONNECT that gets no tunnel, and closes the socket. */
+function refuseTunnel(socket: Duplex, status: number, message: string, extra = ''): void {
+  const body = mockyardErrorJson(status, message);
   socket.end(
-    `HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`,
   );
 }
 
@@ -107,11 +110,11 @@ function onConnect(
   const authority = req.url ?? '';
   const hostname = hostnameOf(authority);
   if (hostname === '') {
-    refuseTunnel(socket, '400 Bad Request', 'mockyard: CONNECT needs a target of the form host:port.\n');
+    refuseTunnel(socket, 400, 'CONNECT needs a target of the form host:port.');
     return;
   }
   if (!options.router.match(hostname) && !options.router.isLocal(hostname)) {
-    refuseTunnel(socket, '403 Forbidden', refusalMessage(hostname));
+    refuseTunnel(socket, 403, refusalMessage(hostname));
     return;
   }
   // Plain HTTP inside the tunnel for port 80 and for mockyard's own plain port (a proxy client that
@@ -128,7 +131,7 @@ function onConnect(
   // TLS takes over the socket's handle and would never see bytes already read; a client waits for the
   // 200 before its handshake, so bytes here are not a TLS client.
   if (head.length > 0) {
-    refuseTunnel(socket, '400 Bad Request', 'mockyard: data sent before the tunnel was established.\n');
+    refuseTunnel(socket, 400, 'Data was sent before the tunnel was established.');
     return;
   }
   options.ca.contextFor(hostname).then(
@@ -141,12 +144,8 @@ function onConnect(
       }),
     (err: Error) =>
       err instanceof CertificateQueueFull
-        ? refuseTunnel(socket, '503 Service Unavailable', `mockyard: ${err.message}.\n`, 'retry-after: 1\r\n')
-        : refuseTunnel(
-            socket,
-            '502 Bad Gateway',
-            `mockyard could not issue a certificate for ${hostname}: ${err.message}\n`,
-          ),
+        ? refuseTunnel(socket, 503, `${err.message}.`, 'retry-after: 1\r\n')
+        : refuseTunnel(socket, 502, `mockyard could not issue a certificate for ${hostname}: ${err.message}`),
   );
 }
 

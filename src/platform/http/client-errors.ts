@@ -4,7 +4,7 @@ import { STATUS_CODES } from './node-http.js';
 import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import type { AreaDefinition } from '../area.js';
-import { mockyardError } from './mockyard-errors.js';
+import { mockyardErrorJson } from './mockyard-errors.js';
 
 // Fastify types rawPacket as a JSON'd Buffer; at run time Node hands over the Buffer itself.
 type ClientError = Error & { code?: string; rawPacket?: unknown };
@@ -21,9 +21,6 @@ export function targetOf(raw: unknown): string | undefined {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** mockyard's own error body, as the plain answer where no area's shape applies. */
-const ownError = (status: number, message: string) => JSON.stringify(mockyardError(status, message));
 
 function write(socket: Socket, status: number, contentType: string, body: string | Buffer): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
@@ -52,9 +49,9 @@ export function clientErrorHandler(areaOf: (url: string) => AreaDefinition | und
       return;
     }
     if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      write(socket, 408, JSON_TYPE, ownError(408, 'Client Timeout'));
+      write(socket, 408, JSON_TYPE, mockyardErrorJson(408, 'Client Timeout'));
     } else if (err.code === 'HPE_HEADER_OVERFLOW') {
-      write(socket, 431, JSON_TYPE, ownError(431, 'Exceeded maximum allowed HTTP header size'));
+      write(socket, 431, JSON_TYPE, mockyardErrorJson(431, 'Exceeded maximum allowed HTTP header size'));
     } else {
       const url = targetOf(err.rawPacket);
       const area = url === undefined ? undefined : areaOf(url);
@@ -74,7 +71,7 @@ export function clientErrorHandler(areaOf: (url: string) => AreaDefinition | und
           // A formatter that needs more of a request than the parser left: the plain answer below.
         }
       }
-      if (!sent) write(socket, 400, JSON_TYPE, ownError(400, 'Client Error'));
+      if (!sent) write(socket, 400, JSON_TYPE, mockyardErrorJson(400, 'Client Error'));
     }
     socket.destroy(err);
   };

@@ -22,6 +22,10 @@ export function mockyardError(status: number, message: string): MockyardErrorBod
   return { statusCode: status, error: STATUS_CODES[status] ?? 'Error', message };
 }
 
+/** The body as JSON text, for the places that write bytes without a reply (the front server, client errors). */
+export const mockyardErrorJson = (status: number, message: string): string =>
+  JSON.stringify(mockyardError(status, message));
+
 /** Sends mockyard's error body; `extra` adds fields after the three (a scenario's JSON pointer). */
 export function sendMockyardError(
   reply: FastifyReply,
