@@ -128,3 +128,35 @@ describe('DKAN patterns stay within SQLite LIKE limits', () => {
     expect(res.statusCode).toBe(200);
   });
 });
+
+describe('DKAN bodies and SQL texts are bounded before they are walked', () => {
+  const ds = '64a7a500-244b-5d74-a23c-d84bc7dec470';
+  const distribution = async (): Promise<string> => {
+    const res = await app.inject({ method: 'POST', url: `/dkan/datastore/query/${ds}/1`, payload: { limit: 1 } });
+    return (res.json() as { query: { resources: { id: string }[] } }).query.resources[0]!.id;
+  };
+
+  it('answers a query object of more than 100 properties with DKAN\'s 400, and serves 100', async () => {
+    const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 1]));
+    const over = await app.inject({ method: 'POST', url: `/dkan/datastore/query/${ds}/1`, payload: keys(101) });
+    expect(over.statusCode).toBe(400);
+    expect(errorShapeProblem('dkan', over)).toBeUndefined();
+    expect(over.json()).toMatchObject({ data: { keyword: 'maxProperties', pointer: '' } });
+    const at = await app.inject({ method: 'POST', url: `/dkan/datastore/query/${ds}/1`, payload: keys(100) });
+    expect(at.statusCode).toBe(200);
+  });
+
+  it('answers a SQL statement over 65,536 characters with DKAN\'s 400, and parses one just under it', async () => {
+    const id = await distribution();
+    const sql = (n: number) => `[SELECT ${Array(n).fill('ndc').join(',')} FROM ${id}][LIMIT 1];`;
+    const long = sql(20_000);
+    expect(long.length).toBeGreaterThan(65_536);
+    const over = await app.inject({ method: 'POST', url: '/dkan/datastore/sql', payload: { query: long } });
+    expect(over.statusCode).toBe(400);
+    expect(errorShapeProblem('dkan', over)).toBeUndefined();
+    expect(over.json().message).toContain('at most 65536');
+    const under = sql(150);
+    const ok = await app.inject({ method: 'POST', url: '/dkan/datastore/sql', payload: { query: under } });
+    expect(ok.statusCode).toBe(200);
+  });
+});

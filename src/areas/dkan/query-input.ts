@@ -38,6 +38,10 @@ export function parseBody(body: unknown): Record<string, unknown> {
   if (value === undefined || value === null) return {};
   if (!isPlainObject(value))
     throw schemaError('type', '', 'The request body must be a JSON object (a datastore query).');
+  // query.json names 14 properties; DKAN echoes unknown ones, but a body of thousands is refused before
+  // anything walks them (the echo, the journal).
+  if (Object.keys(value).length > LIMITS.bodyKeys)
+    throw schemaError('maxProperties', '', `A query object may hold at most ${LIMITS.bodyKeys} properties.`);
   return value;
 }
 

@@ -42,6 +42,10 @@ export const LIMITS = {
   expressionDepth: 5,
   expressionNodes: 50,
   aliasLength: 64,
+  /** Top-level keys of a POSTed query object (query.json has 14). */
+  bodyKeys: 100,
+  /** Characters of a /datastore/sql statement: its parse runs on the event loop, at about 12 ms per 100,000. */
+  sqlLength: 65_536,
   /** The product of the joined resources' row counts: the most rows a join can produce, whatever its condition. */
   joinRows: 50_000_000,
 } as const;

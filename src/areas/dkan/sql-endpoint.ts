@@ -6,7 +6,7 @@ import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import type { QueryPool } from '../../platform/data/query-pool.js';
 import { resourceById, type Resource } from './datasets.js';
 import { badRequest } from './errors.js';
-import { readQuery, type DkanQuery } from './parse.js';
+import { LIMITS, readQuery, type DkanQuery } from './parse.js';
 import { queryParts, type Answer } from './queries.js';
 import type { SqlStatement } from './sql-grammar.js';
 
@@ -63,6 +63,10 @@ async function parse(request: SqlRequest): Promise<SqlStatement> {
   if (request.query === undefined || request.query === '' || request.query === '0')
     throw badRequest(
       request.get ? "Missing 'query' query parameter" : "Missing 'query' property in the request's body.",
+    );
+  if (request.query.length > LIMITS.sqlLength)
+    throw badRequest(
+      `The query is ${request.query.length} characters long; mockyard reads at most ${LIMITS.sqlLength}.`,
     );
   // The grammar, and chevrotain with it, is loaded by the first SQL query, not at start-up.
   const { parseBracketSql } = await import('./sql-grammar.js');
