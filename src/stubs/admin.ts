@@ -1,5 +1,5 @@
 // WireMock's admin API at /__admin (AdminRoutes): mappings, requests, scenarios, recordings, reset; mockyard's token applies.
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { guardAdminScope } from '../platform/admin/admin-guard.js';
 import { type AdminContext, metadataMatcher, requestRoutes } from './admin-requests.js';
 import { recordingRoutes, sendErrors } from './admin-recordings.js';

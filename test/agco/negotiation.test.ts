@@ -1,6 +1,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { negotiate, pagedResponseXml } from '../../src/areas/agco/representation.js';
+import { negotiate } from '../../src/areas/agco/representation.js';
+import { pagedResponseXml } from '../../src/areas/agco/xml.js';
 import type { PagedResponse } from '../../src/areas/agco/schemas.js';
 import { testApp } from '../helpers/app.js';
 import { expectContract } from '../helpers/contract.js';

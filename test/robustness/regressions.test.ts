@@ -136,7 +136,7 @@ describe('DKAN bodies and SQL texts are bounded before they are walked', () => {
     return (res.json() as { query: { resources: { id: string }[] } }).query.resources[0]!.id;
   };
 
-  it('answers a query object of more than 100 properties with DKAN\'s 400, and serves 100', async () => {
+  it("answers a query object of more than 100 properties with DKAN's 400, and serves 100", async () => {
     const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 1]));
     const over = await app.inject({ method: 'POST', url: `/dkan/datastore/query/${ds}/1`, payload: keys(101) });
     expect(over.statusCode).toBe(400);
@@ -146,7 +146,7 @@ describe('DKAN bodies and SQL texts are bounded before they are walked', () => {
     expect(at.statusCode).toBe(200);
   });
 
-  it('answers a SQL statement over 65,536 characters with DKAN\'s 400, and parses one just under it', async () => {
+  it("answers a SQL statement over 65,536 characters with DKAN's 400, and parses one just under it", async () => {
     const id = await distribution();
     const sql = (n: number) => `[SELECT ${Array(n).fill('ndc').join(',')} FROM ${id}][LIMIT 1];`;
     const long = sql(20_000);

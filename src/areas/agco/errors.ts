@@ -1,6 +1,7 @@
 // AGCO's ApiError body, sent in whichever format the client negotiated.
 import type { FastifyRequest } from 'fastify';
-import { apiErrorXml, contentTypeOf, isXml, mediaTypeOf } from './representation.js';
+import { contentTypeOf, isXml, mediaTypeOf } from './representation.js';
+import { apiErrorXml } from './xml.js';
 import type { ErrorAnswer, ErrorContext } from '../../platform/area.js';
 import type { ApiError } from './schemas.js';
 import { HttpError } from '../../platform/http/error-types.js';

@@ -1,8 +1,11 @@
-// Prepared SQL for StringDefinitions: SQLite builds each definition's JSON in one query; XML reads the rows as columns.
+// StringDefinitions' answers, whole: SQLite builds each definition's JSON in one query; XML reads the rows as
+// columns. definitionsAnswer runs where the query executor puts it (a query process, under the work budget), so
+// neither the scan nor the rendering of a large page runs on the server's event loop.
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
-import type { Step } from '../../platform/data/query-pool.js';
+import { runSteps, type StepOp } from '../../platform/data/steps.js';
 import type { DefinitionFilter, TextMatch } from './filters.js';
 import type { StringDefinition, StringTranslation } from './schemas.js';
+import { pagedResponseXml } from './xml.js';
 
 export interface DefinitionPage<T> {
   /** The definitions in response order. */
@@ -12,8 +15,9 @@ export interface DefinitionPage<T> {
 
 type Params = Record<string, string | number | bigint>;
 
-/** Runs statements where the caller decides (the query pool, under a time limit); one result per statement. */
-export type Run = (steps: Step[]) => Promise<unknown[]>;
+/** One statement on the store, its statement's modes set by runSteps (prepared statements are shared). */
+const read = <T>(store: FixtureStore, op: StepOp, sql: string, params: Params): T =>
+  runSteps(store, [{ op, sql, params }])[0] as T;
 
 function textCondition(
   column: string,
@@ -92,46 +96,41 @@ function plan(f: DefinitionFilter): Plan {
   return { params, filter: where.length > 0 ? `WHERE ${where.join(' AND ')}` : '', translations };
 }
 
-type Read<T> = (sql: string, params: Params) => Promise<T[]>;
+type Read<T> = (sql: string, params: Params) => T[];
 
 /**
  * The page's definitions, `select` evaluated over each (alias d) and read by `read`, and the total that matched.
  * Order: by Timestamp ascending (unique, like a rowversion), so a client pages by passing the last
  * Timestamp it saw as modifiedAfterTimestamp; with stringIds, in the order the ids were given.
  */
-async function selectPage<T>(
+function selectPage<T>(
   f: DefinitionFilter,
   p: Plan,
   select: string,
-  read: Read<T>,
+  rows: Read<T>,
   store: FixtureStore,
-  run: Run,
-): Promise<DefinitionPage<T>> {
+): DefinitionPage<T> {
   const params = { ...p.params };
   if (f.stringIds) {
     params.ids = JSON.stringify(f.stringIds);
     const sql = `SELECT ${select} FROM json_each(@ids) j JOIN agco_definitions d ON d.id = j.value ORDER BY j.key`;
-    const entities = await read(sql, params);
+    const entities = rows(sql, params);
     return { entities, total: entities.length };
   }
   params.limit = f.limit;
   // The page is picked first, so what `select` builds is built only for the rows that are returned.
   const pageSql = `SELECT ${select} FROM (SELECT d.rowid AS rid FROM agco_definitions d ${p.filter} ORDER BY d.ts LIMIT @limit) p
     JOIN agco_definitions d ON d.rowid = p.rid ORDER BY d.ts`;
-  const entities = await read(pageSql, params);
+  const entities = rows(pageSql, params);
   if (entities.length < f.limit) return { entities, total: entities.length };
   const countParams = { ...p.params };
   if (!f.stringText) delete countParams.languageIds;
-  const total = await countDefinitions(store, run, `SELECT count(*) FROM agco_definitions d ${p.filter}`, countParams);
+  const total = countDefinitions(store, `SELECT count(*) FROM agco_definitions d ${p.filter}`, countParams);
   return { entities, total };
 }
 
 /** The page with one JSON object text per definition, built by SQLite, translations included. */
-export async function findDefinitions(
-  store: FixtureStore,
-  run: Run,
-  f: DefinitionFilter,
-): Promise<DefinitionPage<string>> {
+function findDefinitions(store: FixtureStore, f: DefinitionFilter): DefinitionPage<string> {
   const p = plan(f);
   let select = DEFINITION_JSON;
   if (p.translations) {
@@ -141,23 +140,18 @@ export async function findDefinitions(
     select += `, 'Translations', json((SELECT json_group_array(json(${TRANSLATION_JSON}) ORDER BY t.language_id)
       FROM agco_translations t WHERE ${conditions.join(' AND ')}))`;
   }
-  const read: Read<string> = async (sql, params) => (await run([{ op: 'pluckAll', sql, params }]))[0] as string[];
-  return selectPage(f, p, `${select})`, read, store, run);
+  const rows: Read<string> = (sql, params) => read(store, 'pluckAll', sql, params);
+  return selectPage(f, p, `${select})`, rows, store);
 }
 
 type DefinitionRow = Omit<StringDefinition, 'DoNotTranslate'> & { rid: number; DoNotTranslate: number };
 type TranslationRow = StringTranslation & { rid: number };
 
 /** The same page as objects, for renderings other than JSON: the same rows, read as columns. */
-export async function findDefinitionObjects(
-  store: FixtureStore,
-  run: Run,
-  f: DefinitionFilter,
-): Promise<DefinitionPage<StringDefinition>> {
+function findDefinitionObjects(store: FixtureStore, f: DefinitionFilter): DefinitionPage<StringDefinition> {
   const p = plan(f);
-  const read: Read<DefinitionRow> = async (sql, params) =>
-    (await run([{ op: 'all', sql, params }]))[0] as DefinitionRow[];
-  const page = await selectPage(f, p, DEFINITION_COLUMNS, read, store, run);
+  const rows: Read<DefinitionRow> = (sql, params) => read(store, 'all', sql, params);
+  const page = selectPage(f, p, DEFINITION_COLUMNS, rows, store);
   const byRowid = new Map<number, StringDefinition>();
   const entities = page.entities.map(({ rid, DoNotTranslate, ...d }) => {
     const entity: StringDefinition = { ...d, DoNotTranslate: DoNotTranslate === 1 };
@@ -172,22 +166,46 @@ export async function findDefinitionObjects(
       d.id AS StringId, t.value AS StringValue, t.ts_b64 AS Timestamp
       FROM agco_translations t JOIN agco_definitions d ON d.rowid = t.def_rowid
       WHERE ${conditions.join(' AND ')} ORDER BY t.def_rowid, t.language_id`;
-    const rows = (await run([{ op: 'all', sql, params }]))[0] as TranslationRow[];
-    for (const { rid, ...t } of rows) byRowid.get(rid)!.Translations!.push(t);
+    const translations = read<TranslationRow[]>(store, 'all', sql, params);
+    for (const { rid, ...t } of translations) byRowid.get(rid)!.Translations!.push(t);
   }
   return { entities, total: page.total };
 }
 
 // Counting scans every match while a page stops after `limit` rows; the data is read-only, so counts are kept.
-async function countDefinitions(store: FixtureStore, run: Run, sql: string, params: Params): Promise<number> {
+function countDefinitions(store: FixtureStore, sql: string, params: Params): number {
   const cache = store.lru<number>('agco:counts', () => ({ max: 2000 }));
   const key = `${sql}\0${JSON.stringify(params, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`;
   let total = cache.get(key);
   if (total === undefined) {
-    total = (await run([{ op: 'pluckGet', sql, params }]))[0] as number;
+    total = read<number>(store, 'pluckGet', sql, params);
     cache.set(key, total);
   }
   return total;
+}
+
+/** How a StringDefinitions answer is rendered: the paged response as JSON or XML, or one definition's JSON. */
+export type Rendering = 'json' | 'xml' | 'entity';
+
+export interface DefinitionsJob {
+  filter: DefinitionFilter;
+  rendering: Rendering;
+}
+
+/**
+ * The finished body for a filter: the PagedResponse (Entities in Timestamp order, Metadata) as JSON or XML, or
+ * the first definition's JSON; null for 'entity' when nothing matched. A task of the query executor.
+ */
+export function definitionsAnswer(store: FixtureStore, { filter, rendering }: DefinitionsJob): string | null {
+  if (rendering === 'xml') {
+    const page = findDefinitionObjects(store, filter);
+    const metadata = { TotalCount: page.total, Limit: filter.limit, Offset: 0 };
+    return pagedResponseXml({ Entities: page.entities, Metadata: metadata });
+  }
+  const page = findDefinitions(store, filter);
+  if (rendering === 'entity') return page.entities[0] ?? null;
+  const metadata = `{"TotalCount":${page.total},"Limit":${filter.limit},"Offset":0}`;
+  return `{"Entities":[${page.entities.join(',')}],"Metadata":${metadata}}`;
 }
 
 export interface LanguageRow {

@@ -7,7 +7,7 @@ import type { AreaPluginOptions } from '../../platform/area.js';
 import { storeCredentials } from '../../scenarios/credentials.js';
 import { AgcoError, badRequest } from './errors.js';
 import { bindQuery, parseFilter } from './filters.js';
-import { findDefinitions, type Run } from './queries.js';
+import { definitionsBody } from './definitions.js';
 import { ApiErrorSchema } from './schemas.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -85,10 +85,9 @@ function definitionRoute(app: FastifyInstance, opts: AreaPluginOptions): void {
       for (const k of Object.keys(query))
         if (!/^(includetranslations|includedeletedlanguages|languageids)$/i.test(k)) delete query[k];
       const filter = parseFilter(bindQuery({ ...query, stringIds: id }));
-      const run: Run = (steps) => app.queryPool.run(request.store, steps, opts.config.queryTimeout);
-      const page = await findDefinitions(request.store, run, filter);
-      if (page.entities.length === 0) throw notFound(`StringDefinition ${id}`);
-      return reply.type(JSON_TYPE).send(page.entities[0]);
+      const entity = await definitionsBody(app.queryPool, request.store, opts.config, { filter, rendering: 'entity' });
+      if (entity === null) throw notFound(`StringDefinition ${id}`);
+      return reply.type(JSON_TYPE).send(entity);
     },
   );
 }

@@ -4,11 +4,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { storeCredentials } from '../../scenarios/credentials.js';
 import type { AreaPluginOptions } from '../../platform/area.js';
-import { searchBusy, searchTooLong, unauthorized } from './errors.js';
+import { unauthorized } from './errors.js';
 import { bindQuery, parseFilter, type DefinitionFilter } from './filters.js';
-import { findDefinitionObjects, findDefinitions, type Run } from './queries.js';
-import { WorkBudgetError } from '../../platform/data/query-pool.js';
-import { isXml, mediaTypeOf, pagedResponseXmlInSlices, sendAs, type MediaType } from './representation.js';
+import { definitionsBody } from './definitions.js';
+import { isXml, mediaTypeOf, sendAs, type MediaType } from './representation.js';
 import { ApiErrorSchema, HeadersSchema, PagedResponseSchema, QuerySchema } from './schemas.js';
 import { PUBLIC_ROUTE, resourceRoutes } from './resource-routes.js';
 
@@ -29,26 +28,8 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
   const tokens = new Set(opts.config.agcoTokens);
 
   // Repeated requests are answered by the platform's answer cache (the area declares Authorization and Accept).
-  const render = async (store: FixtureStore, filter: DefinitionFilter, type: MediaType): Promise<string> => {
-    // Text searches and their counts scan; they run in the query pool under the work budget.
-    const run: Run = async (steps) => {
-      try {
-        return await app.queryPool.run(store, steps, opts.config.queryTimeout);
-      } catch (err) {
-        if (err instanceof WorkBudgetError)
-          throw err.started ? searchTooLong(err.budgetMs) : searchBusy(err.busyReason);
-        throw err;
-      }
-    };
-    if (isXml(type)) {
-      const page = await findDefinitionObjects(store, run, filter);
-      const metadata = { TotalCount: page.total, Limit: filter.limit, Offset: 0 };
-      return pagedResponseXmlInSlices({ Entities: page.entities, Metadata: metadata });
-    }
-    const page = await findDefinitions(store, run, filter);
-    const metadata = `{"TotalCount":${page.total},"Limit":${filter.limit},"Offset":0}`;
-    return `{"Entities":[${page.entities.join(',')}],"Metadata":${metadata}}`;
-  };
+  const render = async (store: FixtureStore, filter: DefinitionFilter, type: MediaType): Promise<string> =>
+    (await definitionsBody(app.queryPool, store, opts.config, { filter, rendering: isXml(type) ? 'xml' : 'json' }))!;
 
   // The bearer token, checked before the parameters as the real gateway does, on every route but the public ones.
   app.addHook('onRequest', async (request) => {
