@@ -1,6 +1,6 @@
 // The work the query executor's processes can do, by name: plain statements, and whole DKAN and AGCO answers.
 import { definitionsAnswer } from './areas/agco/queries.js';
-import { dkanAnswer } from './areas/dkan/answer.js';
+import { csvPage, dkanAnswer } from './areas/dkan/answer.js';
 import type { FixtureStore } from './platform/data/fixture-store.js';
 import { runSteps, type Step } from './platform/data/steps.js';
 
@@ -10,6 +10,7 @@ export type Task = (store: FixtureStore, input: never) => unknown;
 export const TASKS = {
   steps: (store: FixtureStore, input: readonly Step[]) => runSteps(store, input),
   'dkan:answer': dkanAnswer,
+  'dkan:csvPage': csvPage,
   'agco:definitions': definitionsAnswer,
 } satisfies Record<string, Task>;
 

@@ -118,3 +118,21 @@ describe('a scenario resource wider than SQLite can serve', () => {
     expect(Object.keys(res.json().results[0])).toHaveLength(400);
   });
 });
+
+describe('a download of long cells', () => {
+  // 1,500 rows of 4,000 characters: about 6 MB of CSV, more than one page's 4 Mi characters.
+  const rows = Array.from({ length: 1500 }, (_, i) => ({ n: i, text: `${'x'.repeat(4000)}${i}` }));
+
+  it('arrives whole and in order when a page is cut by its size', async () => {
+    await putScenario(app, 'long', { dkan: { datasets: [{ id: 'long', resources: [{ rows }] }] } });
+    const res = await app.inject({
+      url: '/dkan/datastore/query/long/0/download?format=csv',
+      headers: inScenario('long'),
+    });
+    expect(res.statusCode).toBe(200);
+    const lines = res.body.split('\n').filter((l) => l !== '');
+    expect(lines).toHaveLength(1 + rows.length);
+    expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).toEqual(rows.map((r) => r.n));
+    expect(lines.at(-1)).toBe(`1499,${'x'.repeat(4000)}1499`);
+  });
+});

@@ -122,3 +122,33 @@ function csvAnswer(store: FixtureStore, q: DkanQuery, mode: CsvHeadersMode): Ans
   const header = csvHeader(q, mode);
   return { contentType: CSV_TYPE, body: [header, ...rows].map(csvLine).join(''), headers: CSV_HEADERS };
 }
+
+/** One page of a CSV download: a rows statement (LIMIT, OFFSET last) and the most characters of text to return. */
+export interface CsvPageInput {
+  sql: string;
+  params: unknown[];
+  maxChars: number;
+}
+
+export interface CsvPage {
+  text: string;
+  rows: number;
+  /** Cut at maxChars: rows of this page's LIMIT may follow. */
+  cut: boolean;
+}
+
+/**
+ * A download's page as CSV text, formatted where it is read (a query process): rows until `maxChars`, so that
+ * a page of long cells stays small, and the server only copies the text on.
+ */
+export function csvPage(store: FixtureStore, { sql, params, maxChars }: CsvPageInput): CsvPage {
+  const lines: string[] = [];
+  let chars = 0;
+  for (const row of store.prepare(sql).raw(true).iterate(params) as Iterable<unknown[]>) {
+    const line = csvLine(row);
+    lines.push(line);
+    chars += line.length;
+    if (chars >= maxChars) return { text: lines.join(''), rows: lines.length, cut: true };
+  }
+  return { text: lines.join(''), rows: lines.length, cut: false };
+}

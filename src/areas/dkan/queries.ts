@@ -143,24 +143,30 @@ export async function downloadQuery(
   const fixed = plan.rowsParams.slice(0, -2);
   const header = csvLine(csvHeader(q, config.dkanCsvHeaders));
   const end = q.limit === null ? Infinity : q.offset + q.limit;
-  // Pages of rows, each read by its own statement on the executor: an open SQLite cursor would hold a
-  // connection while the client reads, and a million-row download never sits in memory.
+  // Pages of rows, each read and formatted by its own statement on the executor: an open SQLite cursor would
+  // hold a connection while the client reads, and a million-row download never sits in memory.
   const page = async (offset: number, budgetMs: number) => {
-    const step: Step = { op: 'rawAll', sql: plan.rowsSql, params: [...fixed, Math.min(batch, end - offset), offset] };
-    return ((await underBudget(pool.run(store, [step], budgetMs))) as [unknown[][]])[0];
+    const limit = Math.min(batch, end - offset);
+    const input = { sql: plan.rowsSql, params: [...fixed, limit, offset], maxChars: PAGE_CHARS };
+    const out = await underBudget(pool.runTask(store, 'dkan:csvPage', input, budgetMs));
+    return { ...out, more: out.cut || out.rows === limit };
   };
-  const firstRows = q.offset < end ? await page(q.offset, config.queryTimeout) : [];
+  const first = q.offset < end ? await page(q.offset, config.queryTimeout) : { text: '', rows: 0, more: false };
   async function* pages(): AsyncGenerator<string> {
-    yield firstRows.length > 0 ? header + firstRows.map(csvLine).join('') : header;
-    if (firstRows.length < batch) return;
-    for (let offset = q.offset + batch; offset < end; offset += batch) {
-      const rows = await page(offset, config.queryTimeout * LATER_PAGE_BUDGET);
-      if (rows.length > 0) yield rows.map(csvLine).join('');
-      if (rows.length < batch) return;
+    yield header + first.text;
+    let { more } = first;
+    for (let offset = q.offset + first.rows; more && offset < end; ) {
+      const next = await page(offset, config.queryTimeout * LATER_PAGE_BUDGET);
+      if (next.rows > 0) yield next.text;
+      offset += next.rows;
+      more = next.more && next.rows > 0;
     }
   }
   return { contentType: CSV_TYPE, headers, body: Readable.from(pages()) };
 }
+
+/** Characters of CSV text one download page holds at most (past it, the page ends at the row that crossed it). */
+const PAGE_CHARS = 4 * 1024 * 1024;
 
 /** How many times --query-timeout a download's later pages may take each. */
 const LATER_PAGE_BUDGET = 4;
