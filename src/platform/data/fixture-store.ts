@@ -59,10 +59,10 @@ export class FixtureStore {
   static open(dataDir: string, generation = 0): FixtureStore {
     const dbPath = path.join(dataDir, DB_FILE);
     const db = openReadOnly(dbPath);
-    // No memory map: DKAN pages and counts come from rank arrays (src/areas/dkan/ranked.ts), so SQLite
-    // reads only the rows of a page, and mapped pages would count in the process's resident size while
-    // the OS caches the file just as well without. 8 MB of SQLite's own page cache keeps hot rows.
-    db.pragma('cache_size = -8192');
+    // No memory map: mapped pages would count in the server's resident size while the OS caches the file
+    // just as well without. DKAN and AGCO queries run in the query processes (their own connections), so
+    // this one serves lookups of a few rows, and 2 MB of SQLite's page cache holds their hot pages.
+    db.pragma('cache_size = -2048');
     const rows = db.prepare('SELECT key, value FROM mockyard_meta').all() as { key: string; value: string }[];
     const meta = new Map(rows.map((r) => [r.key, r.value]));
     return new FixtureStore({
