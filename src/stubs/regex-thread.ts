@@ -1,33 +1,24 @@
 // Regular expressions over large bodies run on a thread of their own: even RE2's linear time is tens to
 // hundreds of milliseconds for a MiB (most of it re2-wasm copying the text into WebAssembly), and the
 // event loop must stay free for other clients (health answers within 100 ms).
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { compileScriptSync } from '../platform/worker-script.js';
 
 /** RE2 as SafeRegex compiles it: Java's DOTALL full match, as WireMock's RegexPattern. */
 export const fullMatch = (source: string): [string, string] => [`^(?:${source})$`, 'su'];
 
-// CommonJS evaluated as is (no file to find in the bundle or from the sources); re2-wasm's path comes in workerData.
-const THREAD = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { RE2 } = require(workerData.re2);
-const compiled = new Map();
-const texts = new Map();
-parentPort.on('message', ({ id, source, key, text }) => {
-  if (text !== undefined) {
-    texts.set(key, text);
-    if (texts.size > workerData.keep) texts.delete(texts.keys().next().value);
-  }
-  if (!texts.has(key)) return parentPort.postMessage({ id, hit: false, lost: true });
-  let re = compiled.get(source);
-  if (!re) {
-    if (compiled.size >= 512) compiled.clear();
-    re = new RE2('^(?:' + source + ')$', 'su');
-    compiled.set(source, re);
-  }
-  parentPort.postMessage({ id, hit: re.test(texts.get(key)) });
-});
-`;
+/**
+ * The thread's script: regex-worker.js beside the bundle's chunks or tsc's output, or, run from the TypeScript
+ * sources (tests), regex-worker.ts compiled once per process.
+ */
+function workerScriptFile(): string {
+  const dir = path.dirname(fileURLToPath(import.meta.url));
+  const built = path.join(dir, 'regex-worker.js');
+  return existsSync(built) ? built : compileScriptSync('regex-worker', path.join(dir, 'regex-worker.ts'));
+}
 
 interface Pending {
   resolve: (hit: boolean) => void;
@@ -59,8 +50,7 @@ export class RegexThread {
     new Promise((resolve, reject) => this.#post(source, text, false, resolve, reject));
 
   #start(): Running {
-    const re2 = createRequire(import.meta.url).resolve('re2-wasm');
-    const worker = new Worker(THREAD, { eval: true, workerData: { re2, keep: KEEP } });
+    const worker = new Worker(workerScriptFile(), { workerData: { keep: KEEP } });
     const pending = new Map<number, Pending>();
     const self = { worker, pending };
     worker.on('message', ({ id, hit, lost }: { id: number; hit: boolean; lost?: boolean }) => {
