@@ -1,7 +1,7 @@
 // The scenario builder's process: parses, checks and writes a scenario's database, so the server never does.
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { buildScenario, parseScenarioText, type BuiltScenario } from './build.js';
+import { buildScenarioInTurns, parseScenarioText, type BuiltScenario } from './build.js';
 import { ScenarioError } from './errors.js';
 import type { BuildJob, BuildOutcome } from './builder.js';
 import { writeMappingsFile } from './stubs.js';
@@ -13,11 +13,15 @@ function handedOver(built: BuiltScenario): BuiltScenario {
   return { ...built, stubs: null, stubsFile };
 }
 
-function run(job: BuildJob): BuildOutcome {
+async function build(job: BuildJob): Promise<BuiltScenario> {
+  const text = readFileSync(job.bodyPath, 'utf8');
+  rmSync(job.bodyPath, { force: true });
+  return handedOver(await buildScenarioInTurns(job.name, parseScenarioText(text)));
+}
+
+async function run(job: BuildJob): Promise<BuildOutcome> {
   try {
-    const text = readFileSync(job.bodyPath, 'utf8');
-    rmSync(job.bodyPath, { force: true });
-    return { id: job.id, built: handedOver(buildScenario(job.name, parseScenarioText(text))) };
+    return { id: job.id, built: await build(job) };
   } catch (err) {
     if (err instanceof ScenarioError)
       return { id: job.id, refused: { pointer: err.pointer, problem: err.problem, statusCode: err.statusCode } };
@@ -31,6 +35,12 @@ function run(job: BuildJob): BuildOutcome {
   }
 }
 
-process.on('message', (job: BuildJob) => process.send!(run(job)));
+// One build at a time, in the order sent: another job can arrive while a build lets the event loop run.
+let queue = Promise.resolve();
+process.on('message', (job: BuildJob) => {
+  queue = queue.then(async () => {
+    process.send!(await run(job));
+  });
+});
 // The server going away (its IPC channel closing) ends the builder too.
 process.on('disconnect', () => process.exit(0));

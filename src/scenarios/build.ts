@@ -4,13 +4,14 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setImmediate as turn } from 'node:timers/promises';
 import Database from '../../fixtures/lib/sqlite.js';
 import { Compile } from 'typebox/compile';
 import { loadAgco } from '../../fixtures/agco/load.js';
 import { loadAppcenter } from '../../fixtures/appcenter/load.js';
 import { loadArchive } from '../../fixtures/archive/load.js';
 import { DKAN_TABLES_SQL } from '../../fixtures/dkan/layout.js';
-import { DkanWriter } from '../../fixtures/dkan/writer.js';
+import { DkanWriter, type DatasetSource } from '../../fixtures/dkan/writer.js';
 import { loadMarketcheck } from '../../fixtures/marketcheck/load.js';
 import type { AreaName } from '../platform/area.js';
 import { FixtureStore, openReadOnly } from '../platform/data/fixture-store.js';
@@ -19,6 +20,7 @@ import { appcenterRecords } from './appcenter.js';
 import { archiveRecords } from './archive.js';
 import { dkanRecords } from './dkan.js';
 import { ScenarioError } from './errors.js';
+import { SchemaAside } from './schema-aside.js';
 import { scenarioMappings, type MappingsFile, type ScenarioMappings } from './stubs.js';
 import { marketcheckRecords } from './marketcheck.js';
 import { SCENARIO_LIMITS, ScenarioBodySchema, type ScenarioBody } from './schema.js';
@@ -108,10 +110,43 @@ function sizeOnDisk(dir: string): number {
 }
 
 /**
- * The scenario's records in a database file of its own, loaded the way the generated data is. Runs on
- * the scenario builder's worker thread (see builder.ts), or on the main thread at start.
+ * The scenario's records in a database file of its own, loaded the way the generated data is, in one
+ * synchronous run: on the main thread (at start, and for the programmatic API). The scenario builder's
+ * process (see builder.ts) builds with buildScenarioInTurns.
  */
 export function buildScenario(name: string, input: unknown): BuiltScenario {
+  const steps = scenarioBuild(name, input);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** How long a build in turns works before it lets the event loop run. */
+const TURN_MS = 10;
+
+/**
+ * The same, letting the event loop run between steps (each DKAN resource is one) every TURN_MS: the builder's
+ * process builds so. better-sqlite3 finalizes a statement it no longer uses from the event loop, once collected;
+ * in one synchronous run of thousands of datasets they piled up, and each CREATE INDEX marks every live
+ * statement expired, time that grew with the datasets written before it. The process also hears of a server
+ * gone between turns.
+ */
+export async function buildScenarioInTurns(name: string, input: unknown): Promise<BuiltScenario> {
+  const steps = scenarioBuild(name, input);
+  let since = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - since >= TURN_MS) {
+      await turn();
+      since = performance.now();
+    }
+  }
+}
+
+/** The build in steps; abandoned (return()), it removes what it made. */
+function* scenarioBuild(name: string, input: unknown): Generator<void, BuiltScenario, undefined> {
   const body = checkScenarioBody(input);
   // Convert every area first: a bad body is refused before anything is created.
   const appcenter = body.appcenter && appcenterRecords(body.appcenter);
@@ -127,6 +162,7 @@ export function buildScenario(name: string, input: unknown): BuiltScenario {
   const dbPath = path.join(dir, 'scenario.db');
   // Built in memory (fast), then written once as the file the server and the query executor open.
   const db = new Database(':memory:');
+  let built = false;
   try {
     db.exec('CREATE TABLE mockyard_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID');
     db.prepare("INSERT INTO mockyard_meta VALUES ('fingerprint', ?), ('scenario', ?)").run(fingerprint, name);
@@ -154,20 +190,35 @@ export function buildScenario(name: string, input: unknown): BuiltScenario {
       counts.archive = archive.counts;
     }
     if (dkan) {
-      db.exec(DKAN_TABLES_SQL);
-      const writer = new DkanWriter(db);
-      for (const dataset of dkan.records) writer.write(dataset);
+      yield* dkanSteps(db, dkan.records);
       counts.dkan = dkan.counts;
     }
     writeFileSync(dbPath, db.serialize());
     db.close();
     const areas = Object.keys(counts) as AreaName[];
+    built = true;
     return { dir, dbPath, filesDir, fingerprint, areas, counts, bytes: sizeOnDisk(dir), stubs };
-  } catch (err) {
-    if (db.open) db.close();
-    rmSync(dir, { recursive: true, force: true });
-    throw err;
+  } finally {
+    if (!built) {
+      if (db.open) db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
+}
+
+/** Writes the DKAN datasets, one resource per step. */
+function* dkanSteps(db: Database.Database, records: DatasetSource[]): Generator<void, void, undefined> {
+  db.exec(DKAN_TABLES_SQL);
+  // A scenario may hold thousands of datasets, each its own tables: see SchemaAside.
+  const aside = new SchemaAside(db);
+  const writer = new DkanWriter(db);
+  for (const dataset of records) {
+    for (const _ of writer.steps(dataset)) {
+      aside.settle();
+      yield;
+    }
+  }
+  aside.putBack();
 }
 
 /** Opens a built scenario read-only, as the generated data is opened. */
