@@ -16,7 +16,7 @@ function handedOver(built: BuiltScenario): BuiltScenario {
 async function build(job: BuildJob): Promise<BuiltScenario> {
   const text = readFileSync(job.bodyPath, 'utf8');
   rmSync(job.bodyPath, { force: true });
-  return handedOver(await buildScenarioInTurns(job.name, parseScenarioText(text)));
+  return handedOver(await buildScenarioInTurns(job.name, parseScenarioText(text), job.dir));
 }
 
 async function run(job: BuildJob): Promise<BuildOutcome> {

@@ -109,13 +109,17 @@ function sizeOnDisk(dir: string): number {
   return total;
 }
 
+/** The prefix of a scenario's folder (mkdtemp adds six characters). */
+export const scenarioDirPrefix = (name: string): string => path.join(os.tmpdir(), `mockyard-scenario-${name}-`);
+
 /**
  * The scenario's records in a database file of its own, loaded the way the generated data is, in one
  * synchronous run: on the main thread (at start, and for the programmatic API). The scenario builder's
- * process (see builder.ts) builds with buildScenarioInTurns.
+ * process (see builder.ts) builds with buildScenarioInTurns, in a folder the server made (`dir`, empty);
+ * without one, the folder is made here. Either is removed when the build fails.
  */
-export function buildScenario(name: string, input: unknown): BuiltScenario {
-  const steps = scenarioBuild(name, input);
+export function buildScenario(name: string, input: unknown, dir?: string): BuiltScenario {
+  const steps = scenarioBuild(name, input, dir);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -132,8 +136,8 @@ const TURN_MS = 10;
  * statement expired, time that grew with the datasets written before it. The process also hears of a server
  * gone between turns.
  */
-export async function buildScenarioInTurns(name: string, input: unknown): Promise<BuiltScenario> {
-  const steps = scenarioBuild(name, input);
+export async function buildScenarioInTurns(name: string, input: unknown, dir?: string): Promise<BuiltScenario> {
+  const steps = scenarioBuild(name, input, dir);
   let since = performance.now();
   for (;;) {
     const step = steps.next();
@@ -146,7 +150,7 @@ export async function buildScenarioInTurns(name: string, input: unknown): Promis
 }
 
 /** The build in steps; abandoned (return()), it removes what it made. */
-function* scenarioBuild(name: string, input: unknown): Generator<void, BuiltScenario, undefined> {
+function* scenarioBuild(name: string, input: unknown, given?: string): Generator<void, BuiltScenario, undefined> {
   const body = checkScenarioBody(input);
   // Convert every area first: a bad body is refused before anything is created.
   const appcenter = body.appcenter && appcenterRecords(body.appcenter);
@@ -157,7 +161,7 @@ function* scenarioBuild(name: string, input: unknown): Generator<void, BuiltScen
   const stubs = scenarioMappings(body);
 
   const fingerprint = createHash('sha256').update(JSON.stringify(body)).digest('hex');
-  const dir = mkdtempSync(path.join(os.tmpdir(), `mockyard-scenario-${name}-`));
+  const dir = given ?? mkdtempSync(scenarioDirPrefix(name));
   const filesDir = path.join(dir, 'files');
   const dbPath = path.join(dir, 'scenario.db');
   // Built in memory (fast), then written once as the file the server and the query executor open.

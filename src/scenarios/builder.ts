@@ -1,12 +1,13 @@
 // Builds scenarios in a child process: a 20 MB body is parsed, checked and loaded there, the event loop only
 // opens the finished database file, and all the memory a build took goes back to the system when it ends.
 import { randomBytes } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { forkWorker, workerScript } from '../platform/worker-script.js';
-import type { BuiltScenario } from './build.js';
+import { scenarioDirPrefix, type BuiltScenario } from './build.js';
 import { ScenarioError } from './errors.js';
 
 export interface BuildJob {
@@ -17,6 +18,11 @@ export interface BuildJob {
    * thread pool, so the event loop never copies a 20 MB body into an IPC message (V8's serializer).
    */
   bodyPath: string;
+  /**
+   * The scenario's folder, made empty by the server: a builder killed in the middle of a build (past the
+   * limit, or at close) cannot remove what it wrote there, so the server does once the builder has gone.
+   */
+  dir: string;
 }
 
 export type BuildOutcome =
@@ -38,6 +44,14 @@ const IDLE_MS = 2000;
  */
 export const BUILD_LIMIT_MS = 60_000;
 
+/** The builder's process, and the folders of the builds sent to it that it has not answered, by build id. */
+interface Builder {
+  process: ChildProcess;
+  folders: Map<number, string>;
+}
+
+const removeFolder = (dir: string) => void rm(dir, { recursive: true, force: true }).catch(() => undefined);
+
 /**
  * One child process, started for the first build and ended once no build has come for IDLE_MS. (A worker
  * thread's memory stays in this process's allocator after the thread ends; a process's does not.) Builds
@@ -46,7 +60,7 @@ export const BUILD_LIMIT_MS = 60_000;
 export class ScenarioBuilder {
   constructor(readonly limitMs = BUILD_LIMIT_MS) {}
 
-  #worker: ChildProcess | undefined;
+  #worker: Builder | undefined;
   #next = 1;
   #pending = new Map<number, { resolve(b: BuiltScenario): void; reject(e: Error): void }>();
   #closed = false;
@@ -64,14 +78,22 @@ export class ScenarioBuilder {
     try {
       if (this.#closed) throw new Error('mockyard is closing');
       clearTimeout(this.#idle);
-      const worker = await this.#start();
+      const dir = await mkdtemp(scenarioDirPrefix(name));
+      let worker: Builder;
+      try {
+        worker = await this.#start();
+      } catch (err) {
+        removeFolder(dir);
+        throw err;
+      }
       const id = this.#next++;
+      worker.folders.set(id, dir);
       let timer: NodeJS.Timeout | undefined;
       try {
         return await new Promise<BuiltScenario>((resolve, reject) => {
           this.#pending.set(id, { resolve, reject });
           timer = setTimeout(() => this.#overrun(worker, id), this.limitMs);
-          worker.send({ id, name, bodyPath } satisfies BuildJob);
+          worker.process.send({ id, name, bodyPath, dir } satisfies BuildJob);
         });
       } finally {
         clearTimeout(timer);
@@ -82,19 +104,29 @@ export class ScenarioBuilder {
     }
   }
 
-  async #start(): Promise<ChildProcess> {
+  async #start(): Promise<Builder> {
     if (this.#worker) return this.#worker;
     const script = await workerScript('scenarios/build-worker.js', 'scenarios/build-worker.ts');
     if (this.#worker) return this.#worker;
-    const worker = forkWorker(script);
-    worker.on('message', (outcome: BuildOutcome) => this.#settle(outcome));
-    worker.on('error', (err) => this.#fail(worker, err));
-    worker.on('exit', () => this.#fail(worker, new Error('the scenario builder stopped')));
+    if (this.#closed) throw new Error('mockyard is closing');
+    const worker: Builder = { process: forkWorker(script), folders: new Map() };
+    worker.process.on('message', (outcome: BuildOutcome) => this.#settle(worker, outcome));
+    worker.process.on('error', (err) => this.#fail(worker, err));
+    worker.process.on('exit', () => {
+      this.#fail(worker, new Error('the scenario builder stopped'));
+      // Killed or lost in the middle of builds: nothing writes in their folders any more.
+      for (const dir of worker.folders.values()) removeFolder(dir);
+      worker.folders.clear();
+    });
     this.#worker = worker;
     return worker;
   }
 
-  #settle(outcome: BuildOutcome): void {
+  #settle(worker: Builder, outcome: BuildOutcome): void {
+    const dir = worker.folders.get(outcome.id);
+    worker.folders.delete(outcome.id);
+    // A refused body may not have reached the build (the JSON did not parse): its folder is still there.
+    if (dir && !('built' in outcome)) removeFolder(dir);
     const waiting = this.#pending.get(outcome.id);
     this.#pending.delete(outcome.id);
     if (this.#pending.size === 0) {
@@ -113,7 +145,7 @@ export class ScenarioBuilder {
   }
 
   /** A build ran past the limit: it is refused, and its process (the only way to stop it) killed. */
-  #overrun(worker: ChildProcess, id: number): void {
+  #overrun(worker: Builder, id: number): void {
     const waiting = this.#pending.get(id);
     if (!waiting) return;
     this.#pending.delete(id);
@@ -128,7 +160,7 @@ export class ScenarioBuilder {
     if (this.#worker === worker) this.#stop();
   }
 
-  #fail(worker: ChildProcess, err: Error): void {
+  #fail(worker: Builder, err: Error): void {
     if (this.#worker !== worker) return;
     this.#worker = undefined;
     const waiting = [...this.#pending.values()];
@@ -142,13 +174,18 @@ export class ScenarioBuilder {
     // Its builds still waiting are answered now, as its exit would answer them (#fail): that exit comes after
     // this builder has let go of it, and nothing else would settle them.
     this.#fail(worker, new Error('the scenario builder stopped'));
-    // SIGKILL: a build runs synchronously and would not see a gentler signal's handler until it ends.
-    worker.kill('SIGKILL');
+    // SIGKILL: a build's steps run synchronously and would not see a gentler signal's handler until they end.
+    worker.process.kill('SIGKILL');
   }
 
   close(): void {
     this.#closed = true;
     clearTimeout(this.#idle);
+    const worker = this.#worker;
     this.#stop();
+    // The server may exit before the builder's exit is heard: its builds' folders go now. The retries wait out
+    // a file the killed builder might still create in the moment the signal takes.
+    for (const dir of worker?.folders.values() ?? []) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    worker?.folders.clear();
   }
 }

@@ -1,5 +1,8 @@
-// The scenario builder's time limit: a build shaped to run for minutes is refused and stopped.
+// The scenario builder's time limit: a build shaped to run for minutes is refused and stopped, and leaves nothing.
+import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { ScenarioBuilder } from '../../src/scenarios/builder.js';
 import { ScenarioError } from '../../src/scenarios/errors.js';
@@ -14,6 +17,22 @@ const manyDatasets = (n: number) =>
       })),
     },
   });
+
+/** The folders of builds of scenario `name` (see scenarioDirPrefix). */
+const foldersOf = (name: string) =>
+  readdirSync(os.tmpdir()).filter((f) => f.startsWith(`mockyard-scenario-${name}-`) && f.length === name.length + 25);
+
+/** This process's scenario body files (see bodyFilePath). */
+const isOwnBody = (f: string) => f.startsWith(`mockyard-scenario-body-${process.pid}-`);
+
+/** Polls `check` every 20 ms until it holds; fails the test past `ms`. */
+async function until(what: string, check: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+    await sleep(20);
+  }
+}
 
 describe('ScenarioBuilder', () => {
   it('refuses a build past its limit with a 413, and builds again afterwards in a fresh process', async () => {
@@ -35,5 +54,31 @@ describe('ScenarioBuilder', () => {
     } finally {
       builder.close();
     }
+  });
+
+  it('removes the folder of a build it stopped past the limit, once its process has gone', async () => {
+    const name = `overrun-${process.pid}`;
+    // 20,000 datasets build for seconds: a limit of 1.5 s stops the build in the middle of writing them.
+    const builder = new ScenarioBuilder(1500);
+    try {
+      const refused = builder.build(name, manyDatasets(20_000)).catch((e: unknown) => e);
+      await until('the build has a folder', () => foldersOf(name).length > 0, 10_000);
+      expect(await refused).toMatchObject({ statusCode: 413 });
+      await until('the stopped build has no folder', () => foldersOf(name).length === 0, 5000);
+    } finally {
+      builder.close();
+    }
+  });
+
+  it('removes the folder of a build in progress when it closes', async () => {
+    const name = `closed-${process.pid}`;
+    const builder = new ScenarioBuilder();
+    const stopped = builder.build(name, manyDatasets(20_000)).catch((e: unknown) => e);
+    await until('the build has a folder', () => foldersOf(name).length > 0, 10_000);
+    // The body file is gone once the builder has read it: it is building.
+    await until('the builder is building', () => !readdirSync(os.tmpdir()).some(isOwnBody), 10_000);
+    builder.close();
+    expect(foldersOf(name)).toEqual([]);
+    expect(await stopped).toMatchObject({ message: 'the scenario builder stopped' });
   });
 });
