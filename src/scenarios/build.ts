@@ -149,7 +149,7 @@ export async function buildScenarioInTurns(name: string, input: unknown, dir?: s
   }
 }
 
-/** The build in steps; abandoned (return()), it removes what it made. */
+/** The build in steps (the body checked, each area but DKAN, each DKAN resource); abandoned, it removes what it made. */
 function* scenarioBuild(name: string, input: unknown, given?: string): Generator<void, BuiltScenario, undefined> {
   const body = checkScenarioBody(input);
   // Convert every area first: a bad body is refused before anything is created.
@@ -159,6 +159,7 @@ function* scenarioBuild(name: string, input: unknown, given?: string): Generator
   const archive = body.archive && archiveRecords(body.archive);
   const dkan = body.dkan && dkanRecords(body.dkan);
   const stubs = scenarioMappings(body);
+  yield;
 
   const fingerprint = createHash('sha256').update(JSON.stringify(body)).digest('hex');
   const dir = given ?? mkdtempSync(scenarioDirPrefix(name));
@@ -180,18 +181,22 @@ function* scenarioBuild(name: string, input: unknown, given?: string): Generator
     if (appcenter) {
       loadAppcenter(db, appcenter.records);
       counts.appcenter = appcenter.counts;
+      yield;
     }
     if (agco) {
       loadAgco(db, agco.records);
       counts.agco = agco.counts;
+      yield;
     }
     if (marketcheck) {
       loadMarketcheck(db, marketcheck.records);
       counts.marketcheck = marketcheck.counts;
+      yield;
     }
     if (archive) {
       loadArchive(db, path.join(filesDir, 'archive'), archive.records, { bytesInDb: true });
       counts.archive = archive.counts;
+      yield;
     }
     if (dkan) {
       yield* dkanSteps(db, dkan.records);
