@@ -6,8 +6,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { ScenarioBuilder } from '../../src/scenarios/builder.js';
 import { ScenarioError } from '../../src/scenarios/errors.js';
+import { longBuildBody } from './helpers.js';
 
-/** Many small DKAN datasets: a body of 65 KB that takes seconds to build (each dataset is a table). */
+/** Small DKAN datasets. */
 const manyDatasets = (n: number) =>
   JSON.stringify({
     dkan: {
@@ -39,7 +40,7 @@ describe('ScenarioBuilder', () => {
     // A limit of 1 ms against a build of seconds: the build cannot win, whatever the machine's speed.
     const strict = new ScenarioBuilder(1);
     try {
-      const err = await strict.build('many', manyDatasets(1000)).catch((e: unknown) => e);
+      const err = await strict.build('many', longBuildBody()).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ScenarioError);
       expect(err).toMatchObject({ statusCode: 413, pointer: null });
       expect((err as Error).message).toMatch(/took longer than 0.001 s and was stopped/);
@@ -58,10 +59,10 @@ describe('ScenarioBuilder', () => {
 
   it('removes the folder of a build it stopped past the limit, once its process has gone', async () => {
     const name = `overrun-${process.pid}`;
-    // 20,000 datasets build for seconds: a limit of 1.5 s stops the build in the middle of writing them.
+    // A build of seconds: a limit of 1.5 s stops it in the middle of writing its resources.
     const builder = new ScenarioBuilder(1500);
     try {
-      const refused = builder.build(name, manyDatasets(20_000)).catch((e: unknown) => e);
+      const refused = builder.build(name, longBuildBody()).catch((e: unknown) => e);
       await until('the build has a folder', () => foldersOf(name).length > 0, 10_000);
       expect(await refused).toMatchObject({ statusCode: 413 });
       await until('the stopped build has no folder', () => foldersOf(name).length === 0, 5000);
@@ -73,7 +74,7 @@ describe('ScenarioBuilder', () => {
   it('removes the folder of a build in progress when it closes', async () => {
     const name = `closed-${process.pid}`;
     const builder = new ScenarioBuilder();
-    const stopped = builder.build(name, manyDatasets(20_000)).catch((e: unknown) => e);
+    const stopped = builder.build(name, longBuildBody()).catch((e: unknown) => e);
     await until('the build has a folder', () => foldersOf(name).length > 0, 10_000);
     // The body file is gone once the builder has read it: it is building.
     await until('the builder is building', () => !readdirSync(os.tmpdir()).some(isOwnBody), 10_000);

@@ -136,3 +136,33 @@ describe('a download of long cells', () => {
     expect(lines.at(-1)).toBe(`1499,${'x'.repeat(4000)}1499`);
   });
 });
+
+describe('the size of a scenario’s schema', () => {
+  const put = (datasets: unknown[]) =>
+    app.inject({ method: 'PUT', url: '/__mockyard/scenarios/big-schema', payload: { dkan: { datasets } } });
+  const wide = (n: number) => Array.from({ length: n }, (_, i) => `c${i}`);
+
+  it('refuses more than 500 resources, naming the datasets', async () => {
+    const datasets = Array.from({ length: 501 }, (_, i) => ({ id: `d${i}`, resources: [{ rows: [{ x: 1 }] }] }));
+    const res = await put(datasets);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ statusCode: 400, pointer: '/dkan/datasets' });
+    expect(res.json().message).toContain('at most 500 DKAN resources');
+  });
+
+  it('refuses more than 1,000 columns in all, naming the resource that passes them', async () => {
+    const resource = { columns: wide(400), rows: [wide(400)] };
+    const res = await put([{ id: 'w', resources: [resource, resource, resource] }]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ pointer: '/dkan/datasets/0/resources/2/columns' });
+    expect(res.json().message).toContain('at most 1000 columns in all');
+  });
+
+  it('builds 500 resources of 2 columns', async () => {
+    const datasets = Array.from({ length: 500 }, (_, i) => ({
+      id: `d${i}`,
+      resources: [{ rows: [{ x: i, y: 'a' }] }],
+    }));
+    expect((await put(datasets)).statusCode).toBeLessThan(300);
+  });
+});

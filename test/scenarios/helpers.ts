@@ -17,3 +17,17 @@ export const inScenario = (name: string, headers: Record<string, string> = {}) =
   ...headers,
   'mockyard-scenario': name,
 });
+
+/**
+ * A body that builds for seconds within the scenario limits: 500 DKAN resources (the most a scenario has) of
+ * 3,000 rows each, about 15 MB of JSON.
+ */
+export const longBuildBody = (): string =>
+  JSON.stringify({
+    dkan: {
+      datasets: Array.from({ length: 500 }, (_, i) => ({
+        id: `d${i}`,
+        resources: [{ columns: ['a', 'b'], rows: Array.from({ length: 3000 }, (_, k) => [k, i]) }],
+      })),
+    },
+  });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/paths.js';
+import { longBuildBody } from './helpers.js';
 
 const cli = path.join(packageRoot(), 'dist', 'bundle', 'cli.js');
 
@@ -79,12 +80,8 @@ describe.skipIf(process.platform !== 'linux')('a server killed in the middle of 
     const serverPid = server.pid!;
     const exited = new Promise<void>((resolve) => server!.once('exit', () => resolve()));
     const name = `orphan-${process.pid}`;
-    // 60,000 small datasets build for tens of seconds: long after the few seconds the builder has to end.
-    const body = JSON.stringify({
-      dkan: {
-        datasets: Array.from({ length: 60_000 }, (_, i) => ({ id: `d${i}`, resources: [{ rows: [{ x: i }] }] })),
-      },
-    });
+    // A build of seconds, killed as soon as it is under way.
+    const body = longBuildBody();
     const put = fetch(`${started.url}/__mockyard/scenarios/${name}`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
