@@ -20,7 +20,6 @@ import { appcenterRecords } from './appcenter.js';
 import { archiveRecords } from './archive.js';
 import { dkanRecords } from './dkan.js';
 import { ScenarioError } from './errors.js';
-import { SchemaAside } from './schema-aside.js';
 import { scenarioMappings, type MappingsFile, type ScenarioMappings } from './stubs.js';
 import { marketcheckRecords } from './marketcheck.js';
 import { SCENARIO_LIMITS, ScenarioBodySchema, type ScenarioBody } from './schema.js';
@@ -218,16 +217,8 @@ function* scenarioBuild(name: string, input: unknown, given?: string): Generator
 /** Writes the DKAN datasets, one resource per step. */
 function* dkanSteps(db: Database.Database, records: DatasetSource[]): Generator<void, void, undefined> {
   db.exec(DKAN_TABLES_SQL);
-  // A scenario may hold thousands of datasets, each its own tables: see SchemaAside.
-  const aside = new SchemaAside(db);
   const writer = new DkanWriter(db);
-  for (const dataset of records) {
-    for (const _ of writer.steps(dataset)) {
-      aside.settle();
-      yield;
-    }
-  }
-  aside.putBack();
+  for (const dataset of records) yield* writer.steps(dataset);
 }
 
 /** Opens a built scenario read-only, as the generated data is opened. */
