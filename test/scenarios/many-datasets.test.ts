@@ -1,4 +1,4 @@
-// A scenario of hundreds of DKAN datasets (their tables set aside while built): each served as a lone one is.
+// A scenario of hundreds of DKAN datasets, built a resource at a time: each served as a lone one is.
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { testApp } from '../helpers/app.js';
 import { inScenario, putScenario } from './helpers.js';
@@ -16,7 +16,7 @@ const manyDatasets = (n: number) => ({
 });
 
 describe('a scenario of many DKAN datasets', () => {
-  it('serves the first, a middle and the last of 300 datasets, whose tables were set aside while built', async () => {
+  it('serves the first, a middle and the last of 300 datasets', async () => {
     const { app } = await testApp();
     onTestFinished(() => app.close());
     await putScenario(app, 'many', manyDatasets(300));
