@@ -212,7 +212,14 @@ export class StubStep implements StubMatcher {
         const answered = this.#run(request, reply, seen, body);
         const next = () => done(null, body === undefined ? payload : Readable.from([body]));
         if (answered === false) return next();
-        if (answered !== true) answered.catch((err: Error) => done(err));
+        // A large body is matched off the loop: when no stub took it, the request goes on as a small one does.
+        if (answered !== true)
+          answered.then(
+            (taken) => {
+              if (!taken) next();
+            },
+            (err: Error) => done(err),
+          );
       };
       if (!withBody) return go(undefined);
       readBody(payload, MAX_REQUEST_BODY_BYTES).then(

@@ -289,6 +289,21 @@ describe('admin API and bad mappings', () => {
     expect(answers.map((a) => a.statusCode)).toEqual([...Array(12).fill(202), 203, 201]);
   });
 
+  it('lets a large body that no stub matches go on to its area or to the 404', async () => {
+    await stub({ request: { method: 'GET', urlPath: '/elsewhere' }, response: { status: 200 } });
+    const body = JSON.stringify({ limit: 1, pad: 'x'.repeat(70 * 1024) });
+    const dkan = await app.inject({
+      method: 'POST',
+      url: '/dkan/datastore/query/64a7a500-244b-5d74-a23c-d84bc7dec470/0',
+      payload: body,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(dkan.statusCode).toBe(200);
+    expect(dkan.json().results).toHaveLength(1);
+    const outside = await app.inject({ method: 'POST', url: '/outside', payload: body });
+    expect(outside.statusCode).toBe(404);
+  });
+
   it('reports near misses for unmatched requests', async () => {
     await stub({ request: { method: 'GET', urlPath: '/near' }, response: { status: 200 } });
     await app.inject('/neat');
