@@ -35,29 +35,34 @@ async function run(job: BuildJob): Promise<BuildOutcome> {
   }
 }
 
-/** The build in progress: if the server goes away in its middle, no one else is left to remove its folder. */
-let building: BuildJob | undefined;
+/** The builds this process runs: one at a time, in the order sent, since a job can arrive while a build yields. */
+class BuildQueue {
+  /** The build in progress: if the server goes away in its middle, no one else is left to remove its folder. */
+  #building: BuildJob | undefined;
+  #queue = Promise.resolve();
 
-/** The server went away (its IPC channel closed): the builder ends too, and takes the folder it was building. */
-function serverGone(dir = building?.dir): never {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  process.exit(0);
+  add(job: BuildJob): void {
+    this.#queue = this.#queue.then(async () => {
+      this.#building = job;
+      const outcome = await run(job);
+      // A server killed outright can be gone before this process hears of it: without a callback, the failed
+      // write would be an unhandled 'error' and a stack trace on the terminal the two share.
+      if (!process.connected) this.serverGone(job.dir);
+      process.send!(outcome, undefined, undefined, (err: Error | null) => {
+        if (err) this.serverGone(job.dir);
+      });
+      this.#building = undefined;
+    });
+  }
+
+  /** The server went away (its IPC channel closed): the builder ends too, and takes the folder it was building. */
+  serverGone(dir = this.#building?.dir): never {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  }
 }
 
-// One build at a time, in the order sent: another job can arrive while a build lets the event loop run.
-let queue = Promise.resolve();
-process.on('message', (job: BuildJob) => {
-  queue = queue.then(async () => {
-    building = job;
-    const outcome = await run(job);
-    // A server killed outright can be gone before this process hears of it: without a callback, the failed
-    // write would be an unhandled 'error' and a stack trace on the terminal the two share.
-    if (!process.connected) serverGone(job.dir);
-    process.send!(outcome, undefined, undefined, (err: Error | null) => {
-      if (err) serverGone(job.dir);
-    });
-    building = undefined;
-  });
-});
+const builds = new BuildQueue();
+process.on('message', (job: BuildJob) => builds.add(job));
 // Heard between the turns of a build (see buildScenarioInTurns) as well as between builds.
-process.on('disconnect', () => serverGone());
+process.on('disconnect', () => builds.serverGone());

@@ -47,51 +47,7 @@ export function dkanRecords(body: Body): { records: DatasetSource[]; counts: Rec
       const resAt = pointer(dsAt, 'resources', r);
       if ((res.rows === undefined) === (res.csv === undefined))
         throw new ScenarioError(resAt, 'give exactly one of rows or csv');
-      let header: string[];
-      let rows: string[][];
-      if (res.csv !== undefined) {
-        if (res.columns !== undefined)
-          throw new ScenarioError(
-            pointer(resAt, 'columns'),
-            'columns go with rows; a csv names its columns in its header row',
-          );
-        let parsed: string[][];
-        try {
-          parsed = parse(res.csv, { bom: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
-        } catch (err) {
-          throw new ScenarioError(pointer(resAt, 'csv'), `the CSV text cannot be read: ${(err as Error).message}`);
-        }
-        header = parsed[0] ?? [];
-        rows = parsed.slice(1);
-      } else {
-        const given = res.rows!;
-        header = res.columns ? [...res.columns] : [];
-        if (!res.columns) {
-          const keys = new Set<string>();
-          given.forEach((row, k) => {
-            if (Array.isArray(row))
-              throw new ScenarioError(pointer(resAt, 'rows', k), 'rows given as arrays need columns');
-            for (const key of Object.keys(row)) keys.add(key);
-          });
-          header = [...keys];
-        }
-        const position = new Map(header.map((h, k) => [h, k]));
-        rows = given.map((row, k) => {
-          if (Array.isArray(row)) {
-            if (row.length > header.length)
-              throw new ScenarioError(
-                pointer(resAt, 'rows', k),
-                `the row has ${row.length} cells but there are ${header.length} columns`,
-              );
-            return header.map((_, c) => cellText(row[c]));
-          }
-          for (const key of Object.keys(row)) {
-            if (!position.has(key))
-              throw new ScenarioError(pointer(resAt, 'rows', k, key), `"${key}" is not one of the columns`);
-          }
-          return header.map((h) => cellText(row[h]));
-        });
-      }
+      const { header, rows } = resourceTable(res, resAt);
       if (header.length === 0) throw new ScenarioError(resAt, 'a resource needs at least one column');
       if (header.length > MAX_COLUMNS)
         throw new ScenarioError(
@@ -110,4 +66,55 @@ export function dkanRecords(body: Body): { records: DatasetSource[]; counts: Rec
     return tableDataset(ds.id, ds.title ?? ds.id, tables);
   });
   return { records, counts: { datasets: records.length, rows: rowCount } };
+}
+
+type ResourceBody = NonNullable<Body['datasets']>[number]['resources'][number];
+
+/** A resource's header and rows as text, from its csv or its rows (objects, or arrays with columns). */
+function resourceTable(res: ResourceBody, resAt: string): { header: string[]; rows: string[][] } {
+  let header: string[];
+  let rows: string[][];
+  if (res.csv !== undefined) {
+    if (res.columns !== undefined)
+      throw new ScenarioError(
+        pointer(resAt, 'columns'),
+        'columns go with rows; a csv names its columns in its header row',
+      );
+    let parsed: string[][];
+    try {
+      parsed = parse(res.csv, { bom: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
+    } catch (err) {
+      throw new ScenarioError(pointer(resAt, 'csv'), `the CSV text cannot be read: ${(err as Error).message}`);
+    }
+    header = parsed[0] ?? [];
+    rows = parsed.slice(1);
+  } else {
+    const given = res.rows!;
+    header = res.columns ? [...res.columns] : [];
+    if (!res.columns) {
+      const keys = new Set<string>();
+      given.forEach((row, k) => {
+        if (Array.isArray(row)) throw new ScenarioError(pointer(resAt, 'rows', k), 'rows given as arrays need columns');
+        for (const key of Object.keys(row)) keys.add(key);
+      });
+      header = [...keys];
+    }
+    const position = new Map(header.map((h, k) => [h, k]));
+    rows = given.map((row, k) => {
+      if (Array.isArray(row)) {
+        if (row.length > header.length)
+          throw new ScenarioError(
+            pointer(resAt, 'rows', k),
+            `the row has ${row.length} cells but there are ${header.length} columns`,
+          );
+        return header.map((_, c) => cellText(row[c]));
+      }
+      for (const key of Object.keys(row)) {
+        if (!position.has(key))
+          throw new ScenarioError(pointer(resAt, 'rows', k, key), `"${key}" is not one of the columns`);
+      }
+      return header.map((h) => cellText(row[h]));
+    });
+  }
+  return { header, rows };
 }
