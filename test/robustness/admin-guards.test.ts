@@ -64,9 +64,12 @@ describe('admin routes and a rebound host name', () => {
     },
   );
 
-  it('health answers any Host (container probes use the pod address or service name)', async () => {
-    expect((await app.inject({ url: '/__mockyard/health', headers: REBOUND })).statusCode).toBe(200);
-  });
+  it.each(['/__mockyard/health', '/__mockyard/health/', '/%5F%5Fmockyard/health', '/__mockyard/%68ealth'])(
+    'health answers any Host (container probes use the pod address or service name): %s',
+    async (url) => {
+      expect((await app.inject({ url, headers: REBOUND })).statusCode).toBe(200);
+    },
+  );
 
   it.each([
     ['GET', '/__admin/mappings'],

@@ -7,13 +7,11 @@ import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.js';
 import { sendMockyardError } from '../http/mockyard-errors.js';
 
-/** Admin routes a container platform probes by pod IP or service name: readiness must answer every Host. */
-const OPEN_PATHS = new Set(['/__mockyard/health']);
-
-const pathOf = (url: string): string => {
-  const q = url.indexOf('?');
-  return q < 0 ? url : url.slice(0, q);
-};
+/**
+ * Admin routes a container platform probes by pod IP or service name: readiness must answer every Host. Known
+ * by the route the request reached, so `/__mockyard/health/` and encoded spellings are open too.
+ */
+const OPEN_ROUTES = new Set(['/__mockyard/health']);
 
 /** The host name of a Host header: lower case, without port, brackets or a trailing dot. */
 export function hostName(header: string | undefined): string | null {
@@ -56,7 +54,7 @@ export function allowedHost(config: Pick<Config, 'host' | 'allowedHosts'>): (hea
 export function adminHostGuard(config: Pick<Config, 'host' | 'allowedHosts'>): onRequestHookHandler {
   const allowed = allowedHost(config);
   return (request, reply, done) => {
-    if (allowed(request.headers.host) || OPEN_PATHS.has(pathOf(request.url))) return done();
+    if (allowed(request.headers.host) || OPEN_ROUTES.has(request.routeOptions.url ?? '')) return done();
     void sendMockyardError(
       reply,
       403,
