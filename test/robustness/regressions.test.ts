@@ -160,3 +160,16 @@ describe('DKAN bodies and SQL texts are bounded before they are walked', () => {
     expect(ok.statusCode).toBe(200);
   });
 });
+
+describe('DKAN POST bodies', () => {
+  it("answers a body over 256 KiB with DKAN's 413, and serves one just under it", async () => {
+    const url = '/dkan/datastore/query/64a7a500-244b-5d74-a23c-d84bc7dec470/0';
+    const body = (pad: number) =>
+      JSON.stringify({ limit: 1, conditions: [{ property: 'ndc', value: 'x'.repeat(pad) }] });
+    const over = await app.inject({ method: 'POST', url, payload: body(256 * 1024) });
+    expect(over.statusCode).toBe(413);
+    expect(errorShapeProblem('dkan', over)).toBeUndefined();
+    const under = await app.inject({ method: 'POST', url, payload: body(200 * 1024) });
+    expect(under.statusCode).toBe(200);
+  });
+});

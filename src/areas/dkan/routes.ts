@@ -17,7 +17,7 @@ import {
 } from './errors.js';
 import { catalogRoutes } from './catalog-routes.js';
 import type { DkanApp } from './dkan-app.js';
-import { parseBody, parseQueryString, readQuery } from './parse.js';
+import { LIMITS, parseBody, parseQueryString, readQuery } from './parse.js';
 import { downloadQuery, runQuery, type Answer, type StreamAnswer } from './queries.js';
 import { inlineDefinitions, querySchema, resourceQuerySchema } from './query-schema.js';
 import {
@@ -143,7 +143,9 @@ export async function dkanRoutes(fastify: FastifyInstance, opts: AreaPluginOptio
   // DKAN reads the body as JSON whatever its Content-Type says (AbstractQueryController::getJson), so every
   // body, the SQL POST's too, reaches its handler as the string sent.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: LIMITS.bodyBytes }, (_request, body, done) =>
+    done(null, body),
+  );
   queryRoutes(fastify.withTypeProvider<TypeBoxTypeProvider>(), opts.config);
   catalogRoutes(fastify, opts);
   querySchemaRoute(fastify, opts.config);
