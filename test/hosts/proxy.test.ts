@@ -253,6 +253,24 @@ describe('forward proxy with real host names', () => {
       return () => spy.mockRestore();
     });
 
+    it("answers an Expect it does not know with 417 in mockyard's body", async () => {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () =>
+          socket.write(
+            'GET /__mockyard/health HTTP/1.1\r\nHost: localhost\r\nExpect: foo\r\nConnection: close\r\n\r\n',
+          ),
+        );
+        let text = '';
+        socket.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 417 /);
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+      expect(body).toMatchObject({ statusCode: 417, error: 'Expectation Failed' });
+      expect(body.message).toContain('Expect: foo');
+    });
+
     it('refuses CONNECT with 403 naming the host and --host-map', async () => {
       const answer = await rawConnect(port, 'example.com:443');
       expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);

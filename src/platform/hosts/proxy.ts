@@ -162,6 +162,15 @@ function serverWith(serverOptions: ServerOptions, fastifyOptions: unknown, liste
   if (keepAliveTimeout !== undefined) server.keepAliveTimeout = keepAliveTimeout;
   if (requestTimeout !== undefined) server.requestTimeout = requestTimeout;
   if (connectionTimeout !== undefined) server.setTimeout(connectionTimeout);
+  // An Expect other than 100-continue: Node's own 417 has an empty body; this one says why, in mockyard's body.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const body = mockyardErrorJson(417, `Expect: ${req.headers.expect ?? ''} is not supported; only 100-continue is.`);
+    res.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
+    res.end(body);
+  });
   return server;
 }
 
