@@ -84,7 +84,8 @@ describe('event loop under the worst queries', () => {
       }
       const body = JSON.parse(s.body) as Record<string, unknown>;
       if (s.url.startsWith('/dkan'))
-        expect(body).toMatchObject({ status: s.status, message: expect.stringMatching(/ms/) });
+        // Over the budget ("... ms"), or busy because slow queries were already running.
+        expect(body).toMatchObject({ status: s.status, message: expect.stringMatching(/ ms|already running/) });
       else expect(body).toMatchObject({ ErrorCode: s.status });
     }
     // The indexed match answers: its words are found through the text index, not given up on.

@@ -46,7 +46,9 @@ async function beside<T>(work: () => Promise<T>): Promise<{ result: T; worst: nu
 }
 
 describe('large inputs and answers beside health', () => {
-  it('refuses 1 MB of SQL and a body of 60,000 keys in DKAN shape', { timeout: 60_000 }, async () => {
+  it('refuses 1 MB of SQL and a body of 60,000 keys in DKAN shape (413: over the body limit)', {
+    timeout: 60_000,
+  }, async () => {
     const sql = JSON.stringify({ query: `[SELECT ${Array(250_000).fill('a').join(',')} FROM x];` });
     const keys = JSON.stringify(Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, 1])));
     const { result, worst } = await beside(() =>
@@ -56,8 +58,8 @@ describe('large inputs and answers beside health', () => {
       ]),
     );
     for (const r of result) {
-      expect(r.status).toBe(400);
-      expect(JSON.parse(r.body.toString())).toMatchObject({ status: 400 });
+      expect(r.status).toBe(413);
+      expect(JSON.parse(r.body.toString())).toMatchObject({ status: 413 });
     }
     expect(worst).toBeLessThanOrEqual(100);
   });
