@@ -1,14 +1,13 @@
 // SIGTERM under load: requests in flight finish with full bodies, new connections are refused, exit 0 within 5 s.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/paths.js';
+import { startCliProcess } from '../helpers/cli.js';
 import { testApp } from '../helpers/app.js';
 import { loadCatalog } from './fuzz-lib.js';
 
-const cli = path.join(packageRoot(), 'dist', 'bundle', 'cli.js');
 const { app, store } = await testApp();
 const cat = await loadCatalog(app, store);
 
@@ -37,21 +36,8 @@ function get(url: string, headers: Record<string, string> = {}): Promise<Result>
   });
 }
 
-function start(): Promise<{ child: ChildProcess; url: string }> {
-  // A budget no busy machine reaches: the test is about shutdown, not about how long a query may take.
-  const child = spawn(process.execPath, [cli, '--port', '0', '--log-level', 'warn', '--query-timeout', '600000'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /ready at (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) resolve({ child, url: m[1] });
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
+// A budget no busy machine reaches: the test is about shutdown, not about how long a query may take.
+const start = () => startCliProcess(['--query-timeout', '600000']);
 
 describe('graceful shutdown of the CLI', () => {
   let child: ChildProcess | undefined;

@@ -1,30 +1,14 @@
 // A server killed outright (SIGKILL) in the middle of a scenario build: its builder process ends too, and
 // leaves no folder behind. Runs the built CLI (dist/bundle/cli.js), as a user's server runs.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/paths.js';
+import { startCliProcess } from '../helpers/cli.js';
 import { longBuildBody } from './helpers.js';
 
-const cli = path.join(packageRoot(), 'dist', 'bundle', 'cli.js');
-
-function start(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [cli, '--port', '0', '--log-level', 'warn'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /ready at (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) resolve({ child, url: m[1] });
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
+const start = () => startCliProcess();
 
 /** A process's parent and state from /proc, or null once it is gone (a zombie counts as gone: it runs no more). */
 function procStat(pid: number): { ppid: number; state: string } | null {
