@@ -146,15 +146,15 @@ describe('DKAN bodies and SQL texts are bounded before they are walked', () => {
     expect(at.statusCode).toBe(200);
   });
 
-  it("answers a SQL statement over 65,536 characters with DKAN's 400, and parses one just under it", async () => {
+  it("answers a SQL statement over 16,384 characters with DKAN's 400, and parses one just under it", async () => {
     const id = await distribution();
     const sql = (n: number) => `[SELECT ${Array(n).fill('ndc').join(',')} FROM ${id}][LIMIT 1];`;
     const long = sql(20_000);
-    expect(long.length).toBeGreaterThan(65_536);
+    expect(long.length).toBeGreaterThan(16_384);
     const over = await app.inject({ method: 'POST', url: '/dkan/datastore/sql', payload: { query: long } });
     expect(over.statusCode).toBe(400);
     expect(errorShapeProblem('dkan', over)).toBeUndefined();
-    expect(over.json().message).toContain('at most 65536');
+    expect(over.json().message).toContain('at most 16384');
     const under = sql(150);
     const ok = await app.inject({ method: 'POST', url: '/dkan/datastore/sql', payload: { query: under } });
     expect(ok.statusCode).toBe(200);
