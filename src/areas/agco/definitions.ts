@@ -2,21 +2,17 @@
 // process under the work budget (--query-timeout), and a job over it gets the ATS's own error.
 import type { Config } from '../../config.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
-import { type QueryPool, WorkBudgetError } from '../../platform/data/query-pool.js';
+import type { QueryPool } from '../../platform/data/query-pool.js';
+import { inAreaTerms } from '../../platform/data/work-budget-error.js';
 import { searchBusy, searchTooLong } from './errors.js';
 import type { DefinitionsJob } from './queries.js';
 
 /** The finished body (definitionsAnswer), or null for one definition that does not exist. */
-export async function definitionsBody(
+export function definitionsBody(
   pool: QueryPool,
   store: FixtureStore,
   config: Config,
   job: DefinitionsJob,
 ): Promise<string | null> {
-  try {
-    return await pool.runTask(store, 'agco:definitions', job, config.queryTimeout);
-  } catch (err) {
-    if (err instanceof WorkBudgetError) throw err.started ? searchTooLong(err.budgetMs) : searchBusy(err.busyReason);
-    throw err;
-  }
+  return inAreaTerms(pool.runTask(store, 'agco:definitions', job, config.queryTimeout), searchTooLong, searchBusy);
 }

@@ -2,7 +2,8 @@
 import { Readable } from 'node:stream';
 import type { Config } from '../../config.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
-import { WorkBudgetError, type QueryPool } from '../../platform/data/query-pool.js';
+import type { QueryPool } from '../../platform/data/query-pool.js';
+import { inAreaTerms } from '../../platform/data/work-budget-error.js';
 import type { Step } from '../../platform/data/steps.js';
 import { CSV_HEADERS, CSV_TYPE, JSON_TYPE, emptyAnswer, type AnswerInput } from './answer.js';
 import { queryBusy, queryTooLong } from './errors.js';
@@ -25,14 +26,7 @@ export interface StreamAnswer {
 }
 
 /** The executor's budget errors in DKAN's own shapes. */
-async function underBudget<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (err) {
-    if (err instanceof WorkBudgetError) throw err.started ? queryTooLong(err.budgetMs) : queryBusy(err.busyReason);
-    throw err;
-  }
-}
+const underBudget = <T>(work: Promise<T>): Promise<T> => inAreaTerms(work, queryTooLong, queryBusy);
 
 /** What the route read: the query as sent (parsed) and the distribution its path names. */
 export interface Sent {

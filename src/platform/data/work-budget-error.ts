@@ -27,3 +27,20 @@ export class WorkBudgetError extends Error {
       : `no query could start within ${this.budgetMs} ms`;
   }
 }
+
+/**
+ * `work`, with a WorkBudgetError turned into the area's own error: `tooLong` when the job ran past its
+ * budget (the query is too expensive), `busy` when it could not run (the server is; retry).
+ */
+export async function inAreaTerms<T>(
+  work: Promise<T>,
+  tooLong: (budgetMs: number) => Error,
+  busy: (reason: string) => Error,
+): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof WorkBudgetError) throw err.started ? tooLong(err.budgetMs) : busy(err.busyReason);
+    throw err;
+  }
+}
