@@ -25,15 +25,19 @@ export function refusalMessage(hostname: string): string {
   );
 }
 
-function refuse(res: ServerResponse, hostname: string): void {
-  const body = mockyardErrorJson(403, refusalMessage(hostname));
-  res.writeHead(403, {
+/** mockyard's error body written straight to Node's response, for answers given before Fastify is entered. */
+function answerError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) {
+  const body = mockyardErrorJson(status, message);
+  res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(body),
-    'mockyard-error': 'unknown host',
+    ...headers,
   });
   res.end(body);
 }
+
+const refuse = (res: ServerResponse, hostname: string): void =>
+  answerError(res, 403, refusalMessage(hostname), { 'mockyard-error': 'unknown host' });
 
 /** Answers a CONNECT that gets no tunnel, and closes the socket. */
 function refuseTunnel(socket: Duplex, status: number, message: string, extra = ''): void {
@@ -163,14 +167,9 @@ function serverWith(serverOptions: ServerOptions, fastifyOptions: unknown, liste
   if (requestTimeout !== undefined) server.requestTimeout = requestTimeout;
   if (connectionTimeout !== undefined) server.setTimeout(connectionTimeout);
   // An Expect other than 100-continue: Node's own 417 has an empty body; this one says why, in mockyard's body.
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const body = mockyardErrorJson(417, `Expect: ${req.headers.expect ?? ''} is not supported; only 100-continue is.`);
-    res.writeHead(417, {
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
-    });
-    res.end(body);
-  });
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    answerError(res, 417, `Expect: ${req.headers.expect ?? ''} is not supported; only 100-continue is.`),
+  );
   return server;
 }
 
