@@ -48,16 +48,17 @@ export function dkanRecords(body: Body): { records: DatasetSource[]; counts: Rec
       if ((res.rows === undefined) === (res.csv === undefined))
         throw new ScenarioError(resAt, 'give exactly one of rows or csv');
       const { header, rows } = resourceTable(res, resAt);
+      const columnsAt = pointer(resAt, res.csv !== undefined ? 'csv' : res.columns ? 'columns' : 'rows');
       if (header.length === 0) throw new ScenarioError(resAt, 'a resource needs at least one column');
       if (header.length > MAX_COLUMNS)
         throw new ScenarioError(
-          pointer(resAt, res.csv !== undefined ? 'csv' : res.columns ? 'columns' : 'rows'),
+          columnsAt,
           `a resource has at most ${MAX_COLUMNS} columns; this one has ${header.length}`,
         );
       columnCount += header.length;
       if (columnCount > MAX_TOTAL_COLUMNS)
         throw new ScenarioError(
-          pointer(resAt, res.csv !== undefined ? 'csv' : res.columns ? 'columns' : 'rows'),
+          columnsAt,
           `the DKAN resources of a scenario have at most ${MAX_TOTAL_COLUMNS} columns in all; this one reaches ${columnCount}`,
         );
       rowCount += rows.length;
