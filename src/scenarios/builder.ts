@@ -58,7 +58,14 @@ const removeFolder = (dir: string) => void rm(dir, { recursive: true, force: tru
  * run one at a time, in order.
  */
 export class ScenarioBuilder {
-  constructor(readonly limitMs = BUILD_LIMIT_MS) {}
+  /**
+   * `limitMs` bounds each build; `startTimer` starts its clock (tests pass one they fire themselves, so a build
+   * is stopped at a moment they choose rather than after a wait).
+   */
+  constructor(
+    readonly limitMs = BUILD_LIMIT_MS,
+    private readonly startTimer: (overrun: () => void, ms: number) => NodeJS.Timeout | undefined = setTimeout,
+  ) {}
 
   #worker: Builder | undefined;
   #next = 1;
@@ -92,7 +99,7 @@ export class ScenarioBuilder {
       try {
         return await new Promise<BuiltScenario>((resolve, reject) => {
           this.#pending.set(id, { resolve, reject });
-          timer = setTimeout(() => this.#overrun(worker, id), this.limitMs);
+          timer = this.startTimer(() => this.#overrun(worker, id), this.limitMs);
           worker.process.send({ id, name, bodyPath, dir } satisfies BuildJob);
         });
       } finally {

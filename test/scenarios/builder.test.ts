@@ -35,12 +35,31 @@ async function until(what: string, check: () => boolean, ms: number): Promise<vo
   }
 }
 
+/** A build's clock that the test runs out itself, once the build is under way: no race with the machine's speed. */
+function manualLimit() {
+  let overrun: (() => void) | undefined;
+  return {
+    start: (fire: () => void) => {
+      overrun = fire;
+      return undefined;
+    },
+    reach: () => overrun!(),
+  };
+}
+
+/** Resolves once the builder has read this process's body file: the build is running. */
+const building = () => until('the builder is building', () => !readdirSync(os.tmpdir()).some(isOwnBody), 10_000);
+
 describe('ScenarioBuilder', () => {
   it('refuses a build past its limit with a 413, and builds again afterwards in a fresh process', async () => {
-    // A limit of 1 ms against a build of seconds: the build cannot win, whatever the machine's speed.
-    const strict = new ScenarioBuilder(1);
+    // The limit (1 ms, as the message says) is reached while the build of seconds runs.
+    const limit = manualLimit();
+    const strict = new ScenarioBuilder(1, limit.start);
     try {
-      const err = await strict.build('many', longBuildBody()).catch((e: unknown) => e);
+      const refused = strict.build('many', longBuildBody()).catch((e: unknown) => e);
+      await building();
+      limit.reach();
+      const err = await refused;
       expect(err).toBeInstanceOf(ScenarioError);
       expect(err).toMatchObject({ statusCode: 413, pointer: null });
       expect((err as Error).message).toMatch(/took longer than 0.001 s and was stopped/);
@@ -59,11 +78,14 @@ describe('ScenarioBuilder', () => {
 
   it('removes the folder of a build it stopped past the limit, once its process has gone', async () => {
     const name = `overrun-${process.pid}`;
-    // A build of seconds: a limit of 1.5 s stops it in the middle of writing its resources.
-    const builder = new ScenarioBuilder(1500);
+    // The limit is reached in the middle of a build of seconds.
+    const limit = manualLimit();
+    const builder = new ScenarioBuilder(1500, limit.start);
     try {
       const refused = builder.build(name, longBuildBody()).catch((e: unknown) => e);
       await until('the build has a folder', () => foldersOf(name).length > 0, 10_000);
+      await building();
+      limit.reach();
       expect(await refused).toMatchObject({ statusCode: 413 });
       await until('the stopped build has no folder', () => foldersOf(name).length === 0, 5000);
     } finally {
@@ -76,8 +98,7 @@ describe('ScenarioBuilder', () => {
     const builder = new ScenarioBuilder();
     const stopped = builder.build(name, longBuildBody()).catch((e: unknown) => e);
     await until('the build has a folder', () => foldersOf(name).length > 0, 10_000);
-    // The body file is gone once the builder has read it: it is building.
-    await until('the builder is building', () => !readdirSync(os.tmpdir()).some(isOwnBody), 10_000);
+    await building();
     builder.close();
     expect(foldersOf(name)).toEqual([]);
     expect(await stopped).toMatchObject({ message: 'the scenario builder stopped' });
