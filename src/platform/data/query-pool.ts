@@ -27,11 +27,15 @@ type Reply =
   | { id: number; cpuMs: number; result?: unknown; stale?: boolean; error?: { message: string; code?: string } };
 
 export interface QueryPoolOptions {
-  /** Jobs that run at once while none is slow; default: the machine's cores, at least 2 and at most 4. */
+  /**
+   * Jobs that run at once while none is slow; default: the cores this process may run on, at most 4. More
+   * jobs at once than cores only split the CPU between them, each process with its own rank arrays in the
+   * caches (docs/queries.md).
+   */
   size?: number;
   /** How long a job runs before it counts as slow: it then yields the CPU and its place (default 100 ms). */
   slowMs?: number;
-  /** Slow jobs that may run at once; one more that turns slow is stopped and answered busy (default: size). */
+  /** Slow jobs that may run at once; one more that turns slow is stopped and answered busy (default: size, at least 2). */
   maxSlow?: number;
   /** At most this many processes in all (default size + maxSlow + 1: a job beside all of them gets one). */
   maxProcesses?: number;
@@ -77,9 +81,9 @@ export class QueryPool {
   #startsAtOnce = Math.max(1, availableParallelism());
 
   constructor(options: QueryPoolOptions = {}, events: QueryPoolEvents = {}) {
-    this.size = options.size ?? Math.min(4, Math.max(2, availableParallelism()));
+    this.size = options.size ?? Math.min(4, availableParallelism());
     this.slowMs = options.slowMs ?? 100;
-    this.maxSlow = options.maxSlow ?? this.size;
+    this.maxSlow = options.maxSlow ?? Math.max(2, this.size);
     this.maxProcesses = Math.max(1, options.maxProcesses ?? this.size + this.maxSlow + 1);
     this.#events = events;
   }
