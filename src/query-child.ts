@@ -4,7 +4,7 @@ import { MAX_MMAP_BYTES } from '../fixtures/lib/sqlite.js';
 import { FixtureStore, openReadOnly } from './platform/data/fixture-store.js';
 // Each reply carries the CPU time used so far, on the clock the parent reads a slow job's process by.
 import { ownCpuMs } from './platform/data/process-cpu.js';
-import { TASKS, type TaskName } from './query-tasks.js';
+import { SLICE_BYTES, TASKS, type TaskName } from './query-tasks.js';
 
 interface JobMessage {
   id: number;
@@ -71,7 +71,16 @@ function openStore(path: string, fingerprint: string): FixtureStore | null {
   return new FixtureStore({ db, filesDir: '', fingerprint, dbPath: path });
 }
 
-function handle(stores: OpenStores, job: JobMessage): unknown {
+/** A job's answer: its result, or that the file is another generation (stale), or the error it ended with. */
+interface Answer {
+  id: number;
+  cpuMs: number;
+  result?: unknown;
+  stale?: true;
+  error?: { message: string; code: string | undefined };
+}
+
+function handle(stores: OpenStores, job: JobMessage): Answer {
   try {
     const store = stores.get(job.path, job.fingerprint);
     if (!store) return { id: job.id, stale: true, cpuMs: ownCpuMs() };
@@ -105,8 +114,21 @@ function serve(): void {
       stores.forget(msg.forget);
       return;
     }
-    reply(handle(stores, msg));
+    answer(handle(stores, msg));
   });
+}
+
+/**
+ * Sends a job's answer. Bytes longer than SLICE_BYTES go as slices, a message each, then the answer without
+ * them: the server reads and copies one message whole on its event loop, so a 56 MB AGCO page sent at once
+ * held every other client for tens of milliseconds, and in slices for a slice's worth at a time.
+ */
+function answer(message: Answer): void {
+  const { result } = message;
+  if (!(result instanceof Uint8Array) || result.byteLength <= SLICE_BYTES) return reply(message);
+  for (let at = 0; at < result.byteLength; at += SLICE_BYTES)
+    reply({ id: message.id, slice: result.subarray(at, at + SLICE_BYTES) });
+  reply({ id: message.id, sliced: true, cpuMs: ownCpuMs() });
 }
 
 /** The server is gone (its end of the channel closed, EPIPE): nothing is left to answer. */

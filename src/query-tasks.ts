@@ -17,3 +17,10 @@ export const TASKS = {
 export type TaskName = keyof typeof TASKS;
 export type TaskInput<N extends TaskName> = Parameters<(typeof TASKS)[N]>[1];
 export type TaskResult<N extends TaskName> = ReturnType<(typeof TASKS)[N]>;
+/**
+ * How a task's result reaches its caller: bytes arrive as a list of parts, since a process sends a long
+ * answer in slices (src/query-child.ts); anything else as it was returned.
+ */
+export type Delivered<R> = R extends Uint8Array ? Uint8Array[] : R;
+/** Bytes the executor delivers whole or in parts, one message each (SLICE_BYTES at most). */
+export const SLICE_BYTES = 1 << 20;

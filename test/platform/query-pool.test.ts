@@ -8,6 +8,9 @@ import { resolveConfig } from '../../src/config.js';
 import { FixtureStore } from '../../src/platform/data/fixture-store.js';
 import { QueryPool, WorkBudgetError, type Step } from '../../src/platform/data/query-pool.js';
 import { buildScenario, openScenario } from '../../src/scenarios/build.js';
+import { bindQuery, parseFilter } from '../../src/areas/agco/filters.js';
+import { definitionsAnswer } from '../../src/areas/agco/queries.js';
+import { SLICE_BYTES } from '../../src/query-tasks.js';
 
 const store = FixtureStore.open(resolveConfig({}).dataDir);
 const killed = new EventEmitter();
@@ -171,6 +174,26 @@ describe('QueryPool', () => {
       expect(scenarioPool.pids.length).toBe(1);
     } finally {
       await scenarioPool.close();
+      built.store.close();
+      built.cleanup();
+    }
+  });
+
+  it('delivers bytes longer than one message holds in slices, whole and in order', async () => {
+    const own = new QueryPool({ size: 1 });
+    const definitions = Array.from({ length: 5000 }, (_, i) => ({
+      Id: `S.${i}`,
+      DescriptionForTranslator: `${i}`.repeat(100),
+    }));
+    const built = openScenario(buildScenario('slices', { agco: { definitions } }));
+    try {
+      const job = { filter: parseFilter(bindQuery({ limit: '5000' })), rendering: 'json' as const };
+      const parts = (await own.runTask(built.store, 'agco:definitions', job, 30_000))!;
+      expect(parts.length).toBeGreaterThan(1);
+      expect(parts.every((p) => p.byteLength <= SLICE_BYTES)).toBe(true);
+      expect(Buffer.concat(parts)).toEqual(Buffer.from(definitionsAnswer(built.store, job)!));
+    } finally {
+      await own.close();
       built.store.close();
       built.cleanup();
     }

@@ -115,4 +115,36 @@ describe('AGCO in a scenario', () => {
     expectContract(OP, generated);
     expect(generated.json().Metadata.TotalCount).toBeGreaterThan(1000);
   });
+
+  it('answers a page longer than the executor sends in one message whole, in order, with its length', async () => {
+    // About 3 MB as JSON: the query process sends it in slices of SLICE_BYTES (1 MiB).
+    const definitions = Array.from({ length: 6000 }, (_, i) => ({
+      Id: `Long.${String(i).padStart(5, '0')}`,
+      DescriptionForTranslator: `${i} ${'d'.repeat(200)}`,
+      Translations: [{ LanguageId: 1033, StringValue: `v${i} ${'s'.repeat(150)}` }],
+    }));
+    await putScenario(app, 'long-page', { agco: { definitions } });
+    for (const accept of ['application/json', 'application/xml']) {
+      const res = await app.inject({
+        url: `${PATH}${qs({ limit: 6000, includeTranslations: true })}`,
+        headers: inScenario('long-page', { authorization: 'Bearer mockyard-agco-token', accept }),
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.rawPayload.length).toBeGreaterThan(2 * 1024 * 1024);
+      expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+      if (accept === 'application/json') {
+        expectContract(OP, res);
+        const body = res.json() as Page;
+        expect(body.Entities.map((e) => e.Id)).toEqual(definitions.map((d) => d.Id));
+        expect(body.Entities.at(-1)!.Translations![0]!.StringValue).toBe(
+          definitions.at(-1)!.Translations[0]!.StringValue,
+        );
+      } else {
+        const xml = res.body;
+        expect(xml.startsWith('<PagedResponseOfStringDefinition')).toBe(true);
+        expect(xml.trimEnd().endsWith('</PagedResponseOfStringDefinition>')).toBe(true);
+        expect(xml.match(/<d2p1:Id>Long\.\d{5}<\/d2p1:Id>/g)).toHaveLength(6000);
+      }
+    }
+  });
 });

@@ -7,12 +7,12 @@ import { inAreaTerms } from '../../platform/data/work-budget-error.js';
 import { searchBusy, searchTooLong } from './errors.js';
 import type { DefinitionsJob } from './queries.js';
 
-/** The finished body (definitionsAnswer), or null for one definition that does not exist. */
+/** The finished body (definitionsAnswer) in parts, or null for one definition that does not exist. */
 export function definitionsBody(
   pool: QueryPool,
   store: FixtureStore,
   config: Config,
   job: DefinitionsJob,
-): Promise<string | null> {
+): Promise<Uint8Array[] | null> {
   return inAreaTerms(pool.runTask(store, 'agco:definitions', job, config.queryTimeout), searchTooLong, searchBusy);
 }

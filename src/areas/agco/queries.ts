@@ -193,19 +193,20 @@ export interface DefinitionsJob {
 }
 
 /**
- * The finished body for a filter: the PagedResponse (Entities in Timestamp order, Metadata) as JSON or XML, or
- * the first definition's JSON; null for 'entity' when nothing matched. A task of the query executor.
+ * The finished body for a filter, as UTF-8 bytes: the PagedResponse (Entities in Timestamp order, Metadata) as
+ * JSON or XML, or the first definition's JSON; null for 'entity' when nothing matched. A task of the query
+ * executor.
  */
-export function definitionsAnswer(store: FixtureStore, { filter, rendering }: DefinitionsJob): string | null {
+export function definitionsAnswer(store: FixtureStore, { filter, rendering }: DefinitionsJob): Uint8Array | null {
   if (rendering === 'xml') {
     const page = findDefinitionObjects(store, filter);
     const metadata = { TotalCount: page.total, Limit: filter.limit, Offset: 0 };
-    return pagedResponseXml({ Entities: page.entities, Metadata: metadata });
+    return Buffer.from(pagedResponseXml({ Entities: page.entities, Metadata: metadata }));
   }
   const page = findDefinitions(store, filter);
-  if (rendering === 'entity') return page.entities[0] ?? null;
+  if (rendering === 'entity') return page.entities[0] === undefined ? null : Buffer.from(page.entities[0]);
   const metadata = `{"TotalCount":${page.total},"Limit":${filter.limit},"Offset":0}`;
-  return `{"Entities":[${page.entities.join(',')}],"Metadata":${metadata}}`;
+  return Buffer.from(`{"Entities":[${page.entities.join(',')}],"Metadata":${metadata}}`);
 }
 
 export interface LanguageRow {

@@ -1,4 +1,5 @@
 // Content negotiation as ASP.NET Web API does it: JSON by default, text/json, or DataContract-style XML.
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
 
@@ -20,9 +21,22 @@ export const isXml = (type: MediaType) => type.endsWith('/xml');
 
 export const contentTypeOf = (type: MediaType): string => `${type}; charset=utf-8`;
 
-/** Sends a body already rendered for the negotiated type, with that type as Content-Type. */
-export function sendAs(reply: FastifyReply, type: MediaType, status: number, body: string): FastifyReply {
-  return reply.code(status).type(contentTypeOf(type)).send(body);
+/**
+ * Sends a body already rendered for the negotiated type, with that type as Content-Type. A body from the query
+ * executor comes in parts (a long one crossed in slices): more than one are streamed, with their total length.
+ */
+export function sendAs(
+  reply: FastifyReply,
+  type: MediaType,
+  status: number,
+  body: string | Uint8Array[],
+): FastifyReply {
+  reply.code(status).type(contentTypeOf(type));
+  if (typeof body === 'string') return reply.send(body);
+  const parts = body.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+  if (parts.length === 1) return reply.send(parts[0]);
+  const length = parts.reduce((n, p) => n + p.length, 0);
+  return reply.header('content-length', length).send(Readable.from(parts));
 }
 
 export function mediaTypeOf(request: FastifyRequest): MediaType {

@@ -87,7 +87,7 @@ function definitionRoute(app: FastifyInstance, opts: AreaPluginOptions): void {
       const filter = parseFilter(bindQuery({ ...query, stringIds: id }));
       const entity = await definitionsBody(app.queryPool, request.store, opts.config, { filter, rendering: 'entity' });
       if (entity === null) throw notFound(`StringDefinition ${id}`);
-      return reply.type(JSON_TYPE).send(entity);
+      return reply.type(JSON_TYPE).send(Buffer.concat(entity));
     },
   );
 }

@@ -28,7 +28,7 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
   const tokens = new Set(opts.config.agcoTokens);
 
   // Repeated requests are answered by the platform's answer cache (the area declares Authorization and Accept).
-  const render = async (store: FixtureStore, filter: DefinitionFilter, type: MediaType): Promise<string> =>
+  const render = async (store: FixtureStore, filter: DefinitionFilter, type: MediaType): Promise<Uint8Array[]> =>
     (await definitionsBody(app.queryPool, store, opts.config, { filter, rendering: isXml(type) ? 'xml' : 'json' }))!;
 
   // The bearer token, checked before the parameters as the real gateway does, on every route but the public ones.

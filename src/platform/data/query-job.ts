@@ -23,6 +23,8 @@ export interface Job {
   /** Waits behind the jobs that are not (runTask). */
   heavy: boolean;
   slowTimer?: NodeJS.Timeout;
+  /** Slices of a long answer received so far (query-child.ts sends bytes over SLICE_BYTES in slices). */
+  parts: Uint8Array[];
 }
 
 export interface Slot {

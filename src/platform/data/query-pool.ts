@@ -2,7 +2,7 @@
 // read-only connections, under one work budget per request (--query-timeout). See docs/queries.md.
 import { fork } from 'node:child_process';
 import { availableParallelism, setPriority } from 'node:os';
-import { TASKS, type TaskInput, type TaskName, type TaskResult } from '../../query-tasks.js';
+import { TASKS, type Delivered, type TaskInput, type TaskName, type TaskResult } from '../../query-tasks.js';
 import type { FixtureStore } from './fixture-store.js';
 import type { Job, Slot } from './query-job.js';
 import { childEnv } from './child-env.js';
@@ -24,7 +24,16 @@ const SLOW_NICE = 19;
 type Reply =
   | { ready: true; cpuMs: number }
   | { idle: true; cpuMs: number }
-  | { id: number; cpuMs: number; result?: unknown; stale?: boolean; error?: { message: string; code?: string } };
+  | { id: number; slice: Uint8Array }
+  // sliced: the result was bytes, sent before this message in slices.
+  | {
+      id: number;
+      cpuMs: number;
+      result?: unknown;
+      sliced?: true;
+      stale?: boolean;
+      error?: { message: string; code?: string };
+    };
 
 export interface QueryPoolOptions {
   /**
@@ -113,11 +122,11 @@ export class QueryPool {
     input: TaskInput<N>,
     budgetMs: number,
     { heavy = false }: { heavy?: boolean } = {},
-  ): Promise<TaskResult<N>> {
+  ): Promise<Delivered<TaskResult<N>>> {
     // A store without a database file (one made in memory by a caller) has nothing a process could open.
     if (store.dbPath === null || this.#closed) return Promise.resolve().then(() => runInline(store, task, input));
     this.#watch(store);
-    return new Promise<TaskResult<N>>((resolve, reject) => {
+    return new Promise<Delivered<TaskResult<N>>>((resolve, reject) => {
       const job: Job = {
         id: this.#nextId++,
         path: store.dbPath!,
@@ -130,6 +139,7 @@ export class QueryPool {
         budgetMs,
         slow: false,
         heavy,
+        parts: [],
         timer: setTimeout(() => this.#expire(job), budgetMs),
       };
       this.#remember(job.path, job.fingerprint);
@@ -170,6 +180,11 @@ export class QueryPool {
   }
 
   #onReply(slot: Slot, msg: Reply): void {
+    if ('slice' in msg) {
+      // Part of a long answer: it is kept until the answer's last message says the job is done.
+      if (slot.job?.id === msg.id) slot.job.parts.push(msg.slice);
+      return;
+    }
     slot.idleCpuMs = msg.cpuMs;
     if ('idle' in msg) return;
     if ('ready' in msg) {
@@ -189,7 +204,7 @@ export class QueryPool {
     } else if (msg.error) {
       job.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
     } else {
-      job.resolve(msg.result);
+      job.resolve(msg.sliced ? job.parts : delivered(msg.result));
     }
     this.#dispatch();
   }
@@ -364,9 +379,12 @@ export class QueryPool {
   }
 }
 
-function runInline<N extends TaskName>(store: FixtureStore, task: N, input: TaskInput<N>): TaskResult<N> {
-  return (TASKS[task] as (s: FixtureStore, i: unknown) => unknown)(store, input) as TaskResult<N>;
+function runInline<N extends TaskName>(store: FixtureStore, task: N, input: TaskInput<N>): Delivered<TaskResult<N>> {
+  return delivered((TASKS[task] as (s: FixtureStore, i: unknown) => unknown)(store, input)) as Delivered<TaskResult<N>>;
 }
+
+/** A task's result as its caller gets it (Delivered): bytes as a list of parts. */
+const delivered = (result: unknown): unknown => (result instanceof Uint8Array ? [result] : result);
 
 function settle(job: Job, compute: () => unknown): void {
   try {
