@@ -125,7 +125,10 @@ function serve(): void {
  */
 function answer(message: Answer): void {
   const { result } = message;
-  if (!(result instanceof Uint8Array) || result.byteLength <= SLICE_BYTES) return reply(message);
+  if (!(result instanceof Uint8Array) || result.byteLength <= SLICE_BYTES) {
+    reply(message);
+    return;
+  }
   for (let at = 0; at < result.byteLength; at += SLICE_BYTES)
     reply({ id: message.id, slice: result.subarray(at, at + SLICE_BYTES) });
   reply({ id: message.id, sliced: true, cpuMs: ownCpuMs() });

@@ -36,3 +36,15 @@ export interface Slot {
   /** CPU time (ms) the process had used when it last went idle, as it said in its last message. */
   idleCpuMs: number;
 }
+
+/** Resolves the job with what compute returns, or rejects it with what it throws. */
+export function settle(job: Job, compute: () => unknown): void {
+  try {
+    job.resolve(compute());
+  } catch (err) {
+    job.reject(err);
+  }
+}
+
+/** A task's result as its caller gets it (Delivered): bytes as a list of parts. */
+export const delivered = (result: unknown): unknown => (result instanceof Uint8Array ? [result] : result);

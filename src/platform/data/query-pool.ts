@@ -4,7 +4,7 @@ import { fork } from 'node:child_process';
 import { availableParallelism, setPriority } from 'node:os';
 import { TASKS, type Delivered, type TaskInput, type TaskName, type TaskResult } from '../../query-tasks.js';
 import type { FixtureStore } from './fixture-store.js';
-import type { Job, Slot } from './query-job.js';
+import { delivered, settle, type Job, type Slot } from './query-job.js';
 import { childEnv } from './child-env.js';
 import { processCpuMs } from './process-cpu.js';
 import { queryChildScript } from './query-child-script.js';
@@ -381,17 +381,6 @@ export class QueryPool {
 
 function runInline<N extends TaskName>(store: FixtureStore, task: N, input: TaskInput<N>): Delivered<TaskResult<N>> {
   return delivered((TASKS[task] as (s: FixtureStore, i: unknown) => unknown)(store, input)) as Delivered<TaskResult<N>>;
-}
-
-/** A task's result as its caller gets it (Delivered): bytes as a list of parts. */
-const delivered = (result: unknown): unknown => (result instanceof Uint8Array ? [result] : result);
-
-function settle(job: Job, compute: () => unknown): void {
-  try {
-    job.resolve(compute());
-  } catch (err) {
-    job.reject(err);
-  }
 }
 
 declare module 'fastify' {
