@@ -25,11 +25,11 @@ type Reply =
   | { ready: true; cpuMs: number }
   | { idle: true; cpuMs: number }
   | { id: number; slice: Uint8Array }
-  // sliced: the result was bytes, sent before this message in slices.
   | {
       id: number;
       cpuMs: number;
       result?: unknown;
+      /** The result was bytes, sent before this message in slices. */
       sliced?: true;
       stale?: boolean;
       error?: { message: string; code?: string };
