@@ -179,6 +179,23 @@ describe('QueryPool', () => {
     }
   });
 
+  it('starts a waiting job beside one that has run shareMs, so a cheap query does not wait for a long one', async () => {
+    // One place, and no job ever slow: only sharing lets the cheap query run before the endless one ends.
+    const one = new QueryPool({ size: 1, slowMs: 600_000, shareMs: 10 });
+    try {
+      let longDone = false;
+      const long = one.run(store, [ENDLESS], 600_000).finally(() => {
+        longDone = true;
+      });
+      const cheap = await one.run(store, [{ op: 'pluckGet', sql: 'SELECT 6 * 7', params: [] }], 600_000);
+      expect(cheap).toEqual([42]);
+      expect(longDone).toBe(false);
+      long.catch(() => {});
+    } finally {
+      await one.close();
+    }
+  });
+
   it('delivers bytes longer than one message holds in slices, whole and in order', async () => {
     const own = new QueryPool({ size: 1 });
     const definitions = Array.from({ length: 5000 }, (_, i) => ({

@@ -1,4 +1,4 @@
-// What the query executor (query-pool.ts) keeps of a job and of each of its processes.
+// What the query executor (query-pool.ts) keeps of a job and of each of its processes, and what they say.
 import type { ChildProcess } from 'node:child_process';
 import type { TaskName } from '../../query-tasks.js';
 import type { FixtureStore } from './fixture-store.js';
@@ -20,6 +20,8 @@ export interface Job {
   cpuAtStart?: number;
   /** Set once the job runs longer than `slowMs`: it no longer holds one of the `size` places. */
   slow: boolean;
+  /** Set once the job runs longer than `shareMs`: the next job starts beside it. */
+  shared: boolean;
   /** Waits behind the jobs that are not (runTask). */
   heavy: boolean;
   slowTimer?: NodeJS.Timeout;
@@ -48,3 +50,21 @@ export function settle(job: Job, compute: () => unknown): void {
 
 /** A task's result as its caller gets it (Delivered): bytes as a list of parts. */
 export const delivered = (result: unknown): unknown => (result instanceof Uint8Array ? [result] : result);
+
+/**
+ * What a query process says to the server. Each message but a slice says how much CPU time the process has
+ * used so far (`cpuMs`), so that a job's own cost is known without reading /proc for every job.
+ */
+export type ChildMessage =
+  | { ready: true; cpuMs: number }
+  | { idle: true; cpuMs: number }
+  | { id: number; slice: Uint8Array }
+  | {
+      id: number;
+      cpuMs: number;
+      result?: unknown;
+      /** The result was bytes, sent before this message in slices. */
+      sliced?: true;
+      stale?: boolean;
+      error?: { message: string; code?: string };
+    };

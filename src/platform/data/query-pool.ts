@@ -4,7 +4,7 @@ import { fork } from 'node:child_process';
 import { availableParallelism, setPriority } from 'node:os';
 import { TASKS, type Delivered, type TaskInput, type TaskName, type TaskResult } from '../../query-tasks.js';
 import type { FixtureStore } from './fixture-store.js';
-import { delivered, settle, type Job, type Slot } from './query-job.js';
+import { delivered, settle, type ChildMessage, type Job, type Slot } from './query-job.js';
 import { childEnv } from './child-env.js';
 import { processCpuMs } from './process-cpu.js';
 import { queryChildScript } from './query-child-script.js';
@@ -19,22 +19,6 @@ export { runSteps } from './steps.js';
 const FAST_NICE = 0;
 const SLOW_NICE = 19;
 
-// Each message says how much CPU time the process has used so far (`cpuMs`), so that a job's own cost is
-// known without reading /proc for every job.
-type Reply =
-  | { ready: true; cpuMs: number }
-  | { idle: true; cpuMs: number }
-  | { id: number; slice: Uint8Array }
-  | {
-      id: number;
-      cpuMs: number;
-      result?: unknown;
-      /** The result was bytes, sent before this message in slices. */
-      sliced?: true;
-      stale?: boolean;
-      error?: { message: string; code?: string };
-    };
-
 export interface QueryPoolOptions {
   /**
    * Jobs that run at once while none is slow; default: the cores this process may run on, at most 4. More
@@ -44,6 +28,8 @@ export interface QueryPoolOptions {
   size?: number;
   /** How long a job runs before it counts as slow: it then yields the CPU and its place (default 100 ms). */
   slowMs?: number;
+  /** How long a job runs alone before the next waiting job starts beside it (default 10 ms; see #share). */
+  shareMs?: number;
   /** Slow jobs that may run at once; one more that turns slow is stopped and answered busy (default: size, at least 2). */
   maxSlow?: number;
   /** At most this many processes in all (default size + maxSlow + 1: a job beside all of them gets one). */
@@ -63,7 +49,8 @@ export interface QueryPoolEvents {
  * a worker thread that is terminated keeps running its statement, so a job over budget is stopped by
  * SIGKILL of its process: it uses no CPU after that, and a new process takes its place on demand.
  *
- * `size` jobs run at once at the server's CPU priority. A job that has run `slowMs` is slow: its process drops
+ * `size` jobs run at once at the server's CPU priority; one that has run `shareMs` lets the next start beside
+ * it. A job that has run `slowMs` is slow: its process drops
  * to the lowest priority and no longer counts against `size`, so new (mostly cheap) queries keep getting a
  * process and the CPU while up to `maxSlow` slow ones finish or run out of budget. A job that turns slow
  * beyond `maxSlow` is stopped at once and answered busy, rather than starving the rest.
@@ -71,6 +58,7 @@ export interface QueryPoolEvents {
 export class QueryPool {
   readonly size: number;
   readonly slowMs: number;
+  readonly shareMs: number;
   readonly maxSlow: number;
   readonly maxProcesses: number;
   #slots: Slot[] = [];
@@ -92,6 +80,7 @@ export class QueryPool {
   constructor(options: QueryPoolOptions = {}, events: QueryPoolEvents = {}) {
     this.size = options.size ?? Math.min(4, availableParallelism());
     this.slowMs = options.slowMs ?? 100;
+    this.shareMs = Math.min(this.slowMs, options.shareMs ?? 10);
     this.maxSlow = options.maxSlow ?? Math.max(2, this.size);
     this.maxProcesses = Math.max(1, options.maxProcesses ?? this.size + this.maxSlow + 1);
     this.#events = events;
@@ -138,6 +127,7 @@ export class QueryPool {
         reject,
         budgetMs,
         slow: false,
+        shared: false,
         heavy,
         parts: [],
         timer: setTimeout(() => this.#expire(job), budgetMs),
@@ -172,14 +162,14 @@ export class QueryPool {
     child.unref();
     child.channel?.unref();
     const slot: Slot = { child, ready: false, job: null, demoted: false, idleCpuMs: 0 };
-    child.on('message', (msg: Reply) => this.#onReply(slot, msg));
+    child.on('message', (msg: ChildMessage) => this.#onReply(slot, msg));
     child.on('exit', () => this.#onExit(slot));
     child.on('error', () => this.#onExit(slot));
     this.#slots.push(slot);
     return slot;
   }
 
-  #onReply(slot: Slot, msg: Reply): void {
+  #onReply(slot: Slot, msg: ChildMessage): void {
     if ('slice' in msg) {
       // Part of a long answer: it is kept until the answer's last message says the job is done.
       if (slot.job?.id === msg.id) slot.job.parts.push(msg.slice);
@@ -280,7 +270,7 @@ export class QueryPool {
 
   #dispatchQueue(): void {
     while (this.#queue.length > 0 && !this.#closed) {
-      const running = this.#slots.filter((s) => s.job !== null && !s.job.slow).length;
+      const running = this.#slots.filter((s) => s.job !== null && !s.job.slow && !s.job.shared).length;
       if (running >= this.size) return;
       const slot = this.#slots.find((s) => s.ready && s.job === null);
       if (!slot) {
@@ -297,9 +287,21 @@ export class QueryPool {
       job.cpuAtStart = slot.idleCpuMs;
       // A job in flight keeps this process alive until its answer arrives.
       slot.child.channel?.ref();
-      job.slowTimer = setTimeout(() => this.#turnSlow(slot, job), this.slowMs);
+      job.slowTimer = setTimeout(() => this.#share(slot, job), this.shareMs);
       slot.child.send({ id: job.id, path: job.path, fingerprint: job.fingerprint, task: job.task, input: job.input });
     }
+  }
+
+  /**
+   * The job has run `shareMs`: its place goes to the next waiting job, which starts beside it and shares the
+   * CPU. Jobs shorter than that (nearly all) run `size` at a time, each process's rank arrays alone in a
+   * core's caches, and a cheap query waits for a long one `shareMs` at most.
+   */
+  #share(slot: Slot, job: Job): void {
+    if (slot.job !== job) return;
+    job.shared = true;
+    job.slowTimer = setTimeout(() => this.#turnSlow(slot, job), this.slowMs - this.shareMs);
+    this.#dispatch();
   }
 
   /**
