@@ -270,7 +270,9 @@ export class QueryPool {
 
   #dispatchQueue(): void {
     while (this.#queue.length > 0 && !this.#closed) {
-      const running = this.#slots.filter((s) => s.job !== null && !s.job.slow && !s.job.shared).length;
+      // A heavy job (a join) never takes a shared place: joins alone do not fill every process.
+      const heavy = this.#queue[0]!.heavy;
+      const running = this.#slots.filter((s) => s.job !== null && !s.job.slow && (heavy || !s.job.shared)).length;
       if (running >= this.size) return;
       const slot = this.#slots.find((s) => s.ready && s.job === null);
       if (!slot) {
@@ -293,9 +295,9 @@ export class QueryPool {
   }
 
   /**
-   * The job has run `shareMs`: its place goes to the next waiting job, which starts beside it and shares the
-   * CPU. Jobs shorter than that (nearly all) run `size` at a time, each process's rank arrays alone in a
-   * core's caches, and a cheap query waits for a long one `shareMs` at most.
+   * The job has run `shareMs`: its place goes to the next waiting job unless that is heavy, which starts beside
+   * it and shares the CPU. Jobs shorter than that (nearly all) run `size` at a time, each process's rank
+   * arrays alone in a core's caches, and a cheap query waits for a long one `shareMs` at most.
    */
   #share(slot: Slot, job: Job): void {
     if (slot.job !== job) return;
