@@ -32,7 +32,7 @@ export interface QueryPoolOptions {
   shareMs?: number;
   /** Slow jobs that may run at once; one more that turns slow is stopped and answered busy (default: size, at least 2). */
   maxSlow?: number;
-  /** At most this many processes in all (default size + maxSlow + 1: a job beside all of them gets one). */
+  /** At most this many processes in all (default size (at least 2) + maxSlow + 1: a job beside all of them gets one). */
   maxProcesses?: number;
 }
 
@@ -50,10 +50,9 @@ export interface QueryPoolEvents {
  * SIGKILL of its process: it uses no CPU after that, and a new process takes its place on demand.
  *
  * `size` jobs run at once at the server's CPU priority; one that has run `shareMs` lets the next start beside
- * it. A job that has run `slowMs` is slow: its process drops
- * to the lowest priority and no longer counts against `size`, so new (mostly cheap) queries keep getting a
- * process and the CPU while up to `maxSlow` slow ones finish or run out of budget. A job that turns slow
- * beyond `maxSlow` is stopped at once and answered busy, rather than starving the rest.
+ * it. A job that has run `slowMs` is slow: its process drops to the lowest priority and no longer counts
+ * against `size`, so new (mostly cheap) queries keep getting a process and the CPU while up to `maxSlow` slow
+ * ones finish or run out of budget. One more that turns slow is stopped at once and answered busy.
  */
 export class QueryPool {
   readonly size: number;
@@ -82,7 +81,7 @@ export class QueryPool {
     this.slowMs = options.slowMs ?? 100;
     this.shareMs = Math.min(this.slowMs, options.shareMs ?? 10);
     this.maxSlow = options.maxSlow ?? Math.max(2, this.size);
-    this.maxProcesses = Math.max(1, options.maxProcesses ?? this.size + this.maxSlow + 1);
+    this.maxProcesses = Math.max(1, options.maxProcesses ?? Math.max(2, this.size) + this.maxSlow + 1);
     this.#events = events;
   }
 
