@@ -294,8 +294,8 @@ export class QueryPool {
   }
 
   /**
-   * The job has run `shareMs`: its place goes to the next waiting job unless that is heavy, which starts beside
-   * it and shares the CPU. Jobs shorter than that (nearly all) run `size` at a time, each process's rank
+   * The job has run `shareMs`: its place goes to the next waiting job (unless that one is heavy), which starts
+   * beside it and shares the CPU. Jobs shorter than that (nearly all) run `size` at a time, each process's rank
    * arrays alone in a core's caches, and a cheap query waits for a long one `shareMs` at most.
    */
   #share(slot: Slot, job: Job): void {
@@ -313,7 +313,7 @@ export class QueryPool {
     if (slot.job !== job) return;
     const cpu = processCpuMs(slot.child.pid);
     if (cpu !== null && job.cpuAtStart !== undefined && cpu - job.cpuAtStart < this.slowMs / 2) {
-      // Mostly waiting for a CPU (a busy machine), not expensive: it keeps its place and priority for now.
+      // Mostly waiting for a CPU (a busy machine), not expensive: it keeps its priority for now.
       job.slowTimer = setTimeout(() => this.#turnSlow(slot, job), this.slowMs);
       return;
     }
