@@ -2,6 +2,7 @@
 // was sent, each text sent once for all the patterns its body meets.
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
+import { fullMatch } from './regex-thread.js';
 
 /** What the thread is asked: a pattern, and the text (sent with it) or the key of a text sent before. */
 export interface MatchRequest {
@@ -46,8 +47,7 @@ export class RegexMatcher {
     let re = this.#compiled.get(source);
     if (!re) {
       if (this.#compiled.size >= MAX_COMPILED) this.#compiled.clear();
-      // Java's DOTALL full match, as WireMock's RegexPattern (regex-thread.ts fullMatch).
-      re = new this.re2(`^(?:${source})$`, 'su');
+      re = new this.re2(...fullMatch(source));
       this.#compiled.set(source, re);
     }
     return { id, hit: re.test(held) };
