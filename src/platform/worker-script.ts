@@ -60,6 +60,17 @@ export function compileScriptSync(name: string, entry: string): string {
 }
 
 /**
+ * A script found where a build put it (the first of `built` that exists: beside the bundle's chunks, or in tsc's
+ * output), or else, run from the TypeScript sources, `source` compiled once per process (compileScriptSync).
+ * Synchronous, like compileScriptSync.
+ */
+export function scriptFileSync(name: string, built: readonly string[], source: string): string {
+  for (const candidate of built) if (existsSync(candidate)) return candidate;
+  if (!existsSync(source)) throw new Error(`mockyard: no ${name} script at ${[...built, source].join(' or ')}`);
+  return compileScriptSync(name, source);
+}
+
+/**
  * The file to start for an entry the bundle builds as `dist/bundle/<bundled>` (see the `bundle` script).
  * Run from the TypeScript sources (tests, a checkout), `src/<source>` is compiled once per process, as
  * compileScriptSync does, without holding the event loop while esbuild works.

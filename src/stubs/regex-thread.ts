@@ -1,11 +1,10 @@
 // Regular expressions over large bodies run on a thread of their own: even RE2's linear time is tens to
 // hundreds of milliseconds for a MiB (most of it re2-wasm copying the text into WebAssembly), and the
 // event loop must stay free for other clients (health answers within 100 ms).
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { compileScriptSync } from '../platform/worker-script.js';
+import { scriptFileSync } from '../platform/worker-script.js';
 
 /** RE2 as SafeRegex compiles it: Java's DOTALL full match, as WireMock's RegexPattern. */
 export const fullMatch = (source: string): [string, string] => [`^(?:${source})$`, 'su'];
@@ -16,8 +15,7 @@ export const fullMatch = (source: string): [string, string] => [`^(?:${source})$
  */
 function workerScriptFile(): string {
   const dir = path.dirname(fileURLToPath(import.meta.url));
-  const built = path.join(dir, 'regex-worker.js');
-  return existsSync(built) ? built : compileScriptSync('regex-worker', path.join(dir, 'regex-worker.ts'));
+  return scriptFileSync('regex-worker', [path.join(dir, 'regex-worker.js')], path.join(dir, 'regex-worker.ts'));
 }
 
 interface Pending {
