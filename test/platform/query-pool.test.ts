@@ -11,6 +11,7 @@ import { buildScenario, openScenario } from '../../src/scenarios/build.js';
 import { bindQuery, parseFilter } from '../../src/areas/agco/filters.js';
 import { definitionsAnswer } from '../../src/areas/agco/queries.js';
 import { SLICE_BYTES } from '../../src/query-tasks.js';
+import { until } from '../helpers/wait.js';
 
 const store = FixtureStore.open(resolveConfig({}).dataDir);
 const killed = new EventEmitter();
@@ -66,7 +67,7 @@ describe('QueryPool', () => {
     expect((err as WorkBudgetError).started).toBe(true);
     const [pid] = (await gone) as [number];
     // SIGKILL: the process, and the statement it was running, use no CPU any more.
-    await waitFor(() => !alive(pid));
+    await until(() => !alive(pid));
     expect(pool.pids).not.toContain(pid);
     // A new process takes its place for the next query.
     expect(await pool.run(store, [{ op: 'pluckGet', sql: 'SELECT 6 * 7', params: [] }], 30_000)).toEqual([42]);
@@ -104,7 +105,7 @@ describe('QueryPool', () => {
     try {
       await narrow.run(store, [{ op: 'pluckGet', sql: 'SELECT 1', params: [] }], 30_000);
       const first = narrow.run(store, [ENDLESS], 60_000).catch((e: unknown) => e);
-      await waitFor(() => narrow.pids.some((pid) => getPriority(pid) === 19));
+      await until(() => narrow.pids.some((pid) => getPriority(pid) === 19));
       const second = await narrow.run(store, [ENDLESS], 60_000).catch((e: unknown) => e);
       expect(second).toBeInstanceOf(WorkBudgetError);
       // Busy (503 with Retry-After), not "too long": the server refused it, long before its budget ran out.
@@ -252,8 +253,3 @@ describe('QueryPool', () => {
     await inline.close();
   });
 });
-
-/** Waits for a condition that an event outside this process makes true (a process exit), by turns of the loop. */
-async function waitFor(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
-}

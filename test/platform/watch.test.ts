@@ -8,6 +8,7 @@ import { buildFixtures } from '../../fixtures/build.js';
 import { resolveConfig } from '../../src/config.js';
 import { fixturesRoot } from '../../src/paths.js';
 import { watchFixtures } from '../../src/platform/data/watch.js';
+import { until } from '../helpers/wait.js';
 import { controlsApp } from './controls-helpers.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'mockyard-watch-'));
@@ -32,14 +33,6 @@ function slowGet(url: string, onFirstChunk: () => void): Promise<{ status: numbe
       })
       .on('error', reject);
   });
-}
-
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('watch mode', () => {

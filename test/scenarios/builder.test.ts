@@ -2,10 +2,10 @@
 import { readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { ScenarioBuilder } from '../../src/scenarios/builder.js';
 import { ScenarioError } from '../../src/scenarios/errors.js';
+import { until } from '../helpers/wait.js';
 import { longBuildBody } from './helpers.js';
 
 /** Small DKAN datasets. */
@@ -26,15 +26,6 @@ const foldersOf = (name: string) =>
 /** This process's scenario body files (see bodyFilePath). */
 const isOwnBody = (f: string) => f.startsWith(`mockyard-scenario-body-${process.pid}-`);
 
-/** Polls `check` every 20 ms until it holds; fails the test past `ms`. */
-async function until(what: string, check: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await sleep(20);
-  }
-}
-
 /** A build's clock that the test runs out itself, once the build is under way: no race with the machine's speed. */
 function manualLimit() {
   let overrun: (() => void) | undefined;
@@ -48,7 +39,7 @@ function manualLimit() {
 }
 
 /** Resolves once the builder has read this process's body file: the build is running. */
-const building = () => until('the builder is building', () => !readdirSync(os.tmpdir()).some(isOwnBody), 10_000);
+const building = () => until(() => !readdirSync(os.tmpdir()).some(isOwnBody));
 
 describe('ScenarioBuilder', () => {
   it('refuses a build past its limit with a 413, and builds again afterwards in a fresh process', async () => {
@@ -83,11 +74,11 @@ describe('ScenarioBuilder', () => {
     const builder = new ScenarioBuilder(1500, limit.start);
     try {
       const refused = builder.build(name, longBuildBody()).catch((e: unknown) => e);
-      await until('the build has a folder', () => foldersOf(name).length > 0, 10_000);
+      await until(() => foldersOf(name).length > 0);
       await building();
       limit.reach();
       expect(await refused).toMatchObject({ statusCode: 413 });
-      await until('the stopped build has no folder', () => foldersOf(name).length === 0, 5000);
+      await until(() => foldersOf(name).length === 0);
     } finally {
       builder.close();
     }
@@ -97,7 +88,7 @@ describe('ScenarioBuilder', () => {
     const name = `closed-${process.pid}`;
     const builder = new ScenarioBuilder();
     const stopped = builder.build(name, longBuildBody()).catch((e: unknown) => e);
-    await until('the build has a folder', () => foldersOf(name).length > 0, 10_000);
+    await until(() => foldersOf(name).length > 0);
     await building();
     builder.close();
     expect(foldersOf(name)).toEqual([]);

@@ -3,9 +3,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCliProcess } from '../helpers/cli.js';
+import { until } from '../helpers/wait.js';
 import { checkScenarioBody, parseScenarioText } from '../../src/scenarios/build.js';
 import { dkanRecords } from '../../src/scenarios/dkan.js';
 import { longBuildBody } from './helpers.js';
@@ -39,15 +39,6 @@ function builderOf(parent: number): number | undefined {
     }
   }
   return undefined;
-}
-
-/** Checks `check` every 20 ms until it gives a value: no deadline of its own (the test's timeout is the bound). */
-async function until<T>(check: () => T | undefined | false): Promise<T> {
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== false) return value;
-    await sleep(20);
-  }
 }
 
 /**
