@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCliProcess } from '../helpers/cli.js';
+import { startCli } from '../helpers/cli.js';
 import { testApp } from '../helpers/app.js';
 import { loadCatalog } from './fuzz-lib.js';
 
@@ -37,7 +37,7 @@ function get(url: string, headers: Record<string, string> = {}): Promise<Result>
 }
 
 // A budget no busy machine reaches: the test is about shutdown, not about how long a query may take.
-const start = () => startCliProcess(['--query-timeout', '600000']);
+const start = () => startCli(['--query-timeout', '600000']);
 
 describe('graceful shutdown of the CLI', () => {
   let child: ChildProcess | undefined;

@@ -4,13 +4,13 @@ import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCliProcess } from '../helpers/cli.js';
+import { startCli } from '../helpers/cli.js';
 import { until } from '../helpers/wait.js';
 import { checkScenarioBody, parseScenarioText } from '../../src/scenarios/build.js';
 import { dkanRecords } from '../../src/scenarios/dkan.js';
 import { longBuildBody } from './helpers.js';
 
-const start = () => startCliProcess();
+const start = () => startCli();
 
 /** A process's parent, state and CPU time (ms) from /proc, or null once it is gone (a zombie runs no more). */
 function procStat(pid: number): { ppid: number; cpuMs: number } | null {
