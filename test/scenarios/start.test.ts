@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMockyard } from '../../src/index.js';
 import { expectContract } from '../helpers/contract.js';
+import { until } from '../helpers/wait.js';
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'mockyard-scenarios-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -32,14 +33,6 @@ async function releaseIds(url: string, headers: Record<string, string> = {}): Pr
   const body = await res.text();
   expectContract('releases_list', { statusCode: res.status, headers: Object.fromEntries(res.headers), body });
   return (JSON.parse(body) as { id: number }[]).map((r) => r.id);
-}
-
-async function until(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('scenarios in a running mockyard', () => {
@@ -81,9 +74,12 @@ describe('scenarios in a running mockyard', () => {
       expect(await releaseIds(`${server.url}/appcenter`)).toEqual([1]);
       writeFileSync(file, JSON.stringify(apps(3)));
       await until(async () => (await releaseIds(`${server.url}/appcenter`)).length === 3);
-      // A broken edit keeps the previous version.
+      // A broken edit keeps the previous version. Each file is loaded once its own burst of events is over,
+      // in the order the bursts ended: once a file written after the broken one is loaded, the broken
+      // one has been read (and refused).
       writeFileSync(file, '{"appcenter": {"apps": [{}]}}');
-      await new Promise((r) => setTimeout(r, 400));
+      writeFileSync(path.join(tmp, 'after-broken.json'), JSON.stringify(apps(2)));
+      await until(async () => (await fetch(`${server.url}/__mockyard/scenarios/after-broken`)).status === 200);
       expect(await releaseIds(`${server.url}/appcenter`)).toEqual([3, 2, 1]);
       unlinkSync(file);
       await until(async () => (await fetch(`${server.url}/__mockyard/scenarios/watched`)).status === 404);
