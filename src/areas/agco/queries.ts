@@ -1,8 +1,13 @@
 // StringDefinitions' answers, whole: SQLite builds each definition's JSON in one query; XML reads the rows as
-// columns. definitionsAnswer runs where the query executor puts it (a query process, under the work budget), so
-// neither the scan nor the rendering of a large page runs on the server's event loop.
+// columns. definitionsBody asks the query executor for one; definitionsAnswer is that task, run in a query
+// process under the work budget (--query-timeout), so neither the scan nor the rendering of a large page runs
+// on the server's event loop, and a job over the budget gets the ATS's own error.
+import type { Config } from '../../config.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
+import type { QueryPool } from '../../platform/data/query-pool.js';
 import { runSteps, type StepOp } from '../../platform/data/steps.js';
+import { inAreaTerms } from '../../platform/data/work-budget-error.js';
+import { searchBusy, searchTooLong } from './errors.js';
 import type { DefinitionFilter, TextMatch } from './filters.js';
 import type { StringDefinition, StringTranslation } from './schemas.js';
 import { pagedResponseXml } from './xml.js';
@@ -190,6 +195,16 @@ export type Rendering = 'json' | 'xml' | 'entity';
 export interface DefinitionsJob {
   filter: DefinitionFilter;
   rendering: Rendering;
+}
+
+/** The finished body (definitionsAnswer) in parts, or null for one definition that does not exist. */
+export function definitionsBody(
+  pool: QueryPool,
+  store: FixtureStore,
+  config: Config,
+  job: DefinitionsJob,
+): Promise<Uint8Array[] | null> {
+  return inAreaTerms(pool.runTask(store, 'agco:definitions', job, config.queryTimeout), searchTooLong, searchBusy);
 }
 
 /**

@@ -7,7 +7,7 @@ import type { AreaPluginOptions } from '../../platform/area.js';
 import { storeCredentials } from '../../scenarios/credentials.js';
 import { AgcoError, badRequest } from './errors.js';
 import { bindQuery, parseFilter } from './filters.js';
-import { definitionsBody } from './definitions.js';
+import { definitionsBody } from './queries.js';
 import { ApiErrorSchema } from './schemas.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -6,7 +6,7 @@ import { storeCredentials } from '../../scenarios/credentials.js';
 import type { AreaPluginOptions } from '../../platform/area.js';
 import { unauthorized } from './errors.js';
 import { bindQuery, parseFilter, type DefinitionFilter } from './filters.js';
-import { definitionsBody } from './definitions.js';
+import { definitionsBody } from './queries.js';
 import { isXml, mediaTypeOf, sendAs, type MediaType } from './representation.js';
 import { ApiErrorSchema, HeadersSchema, PagedResponseSchema, QuerySchema } from './schemas.js';
 import { PUBLIC_ROUTE, resourceRoutes } from './resource-routes.js';
