@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { storeCredentials } from '../../scenarios/credentials.js';
 import type { AreaPluginOptions } from '../../platform/area.js';
-import { unauthorized } from './errors.js';
+import { searchBusy, unauthorized } from './errors.js';
 import { bindQuery, parseFilter, type DefinitionFilter } from './filters.js';
 import { definitionsBody } from './queries.js';
 import { isXml, mediaTypeOf, sendAs, type MediaType } from './representation.js';
@@ -69,12 +69,12 @@ export async function stringDefinitionRoutes(app: FastifyInstance, opts: AreaPlu
   });
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const type = mediaTypeOf(request);
-    return sendAs(
-      reply,
-      type,
-      200,
-      await render(request.store, parseFilter(bindQuery(request.query as Record<string, string | string[]>)), type),
-    );
+    const filter = parseFilter(bindQuery(request.query as Record<string, string | string[]>));
+    const body = await render(request.store, filter, type);
+    // A page has no size limit (limit is any int32): its bytes count against the answers held for clients.
+    const bytes = body.reduce((n, part) => n + part.byteLength, 0);
+    if (!app.runtime.answersInFlight.hold(reply, bytes)) throw searchBusy(app.runtime.answersInFlight.refusal(bytes));
+    return sendAs(reply, type, 200, body);
   };
   await resourceRoutes(app, opts);
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();

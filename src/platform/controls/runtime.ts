@@ -6,6 +6,7 @@ import { Journal } from './journal.js';
 import { LiveControls } from './live-controls.js';
 import { Traffic } from './traffic.js';
 import { AnswerCache } from '../http/answer-cache.js';
+import { AnswerBudget } from '../http/answer-budget.js';
 import { mulberry32, type Random } from '../../../fixtures/lib/prng.js';
 
 type ResetListener = () => void;
@@ -25,6 +26,8 @@ export class Runtime {
   readonly traffic = new Traffic();
   /** The answer cache of every area (answer-cache.ts), shared like the journal; emptied on reset. */
   readonly answers: AnswerCache;
+  /** Memory of the answers being sent (answer-budget.ts), shared by every port. */
+  readonly answersInFlight: AnswerBudget;
   #errorRandom!: Random;
   #latencyRandom!: Random;
   #listeners = new Set<ResetListener>();
@@ -33,7 +36,9 @@ export class Runtime {
   constructor(
     readonly config: Pick<Config, 'journalSize' | 'faultSeed' | 'adminToken'> &
       Partial<Pick<Config, 'latency' | 'errorRate' | 'journalBodyBytes' | 'answerCacheMb'>>,
+    budgets: { answersInFlightBytes?: number } = {},
   ) {
+    this.answersInFlight = new AnswerBudget(budgets.answersInFlightBytes);
     // Every delayed request listens on it until its delay ends: thousands at once are expected, not a leak.
     setMaxListeners(0, this.#shutdown.signal);
     this.journal = new Journal(config.journalSize, config.adminToken, config.journalBodyBytes ?? 4096);
