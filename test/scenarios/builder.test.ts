@@ -26,19 +26,29 @@ const foldersOf = (name: string) =>
 /** This process's scenario body files (see bodyFilePath). */
 const isOwnBody = (f: string) => f.startsWith(`mockyard-scenario-body-${process.pid}-`);
 
-/** A build's clock that the test runs out itself, once the build is under way: no race with the machine's speed. */
+/**
+ * A build's clock that the test runs out itself, once the build is under way: no race with the machine's speed.
+ * `started` resolves when the builder starts the clock, as it hands the build (its body file written) over.
+ */
 function manualLimit() {
   let overrun: (() => void) | undefined;
+  let started!: () => void;
+  const handedOver = new Promise<void>((resolve) => (started = resolve));
   return {
     start: (fire: () => void) => {
       overrun = fire;
+      started();
       return undefined;
     },
+    started: handedOver,
     reach: () => overrun!(),
   };
 }
 
-/** Resolves once the builder has read this process's body file: the build is running. */
+/**
+ * Resolves once the builder has read this process's body file: the build is running. Only after the file was
+ * written (the build handed over, or its folder made): before that, no file also means nothing to wait for.
+ */
 const building = () => until(() => !readdirSync(os.tmpdir()).some(isOwnBody));
 
 describe('ScenarioBuilder', () => {
@@ -48,6 +58,7 @@ describe('ScenarioBuilder', () => {
     const strict = new ScenarioBuilder(1, limit.start);
     try {
       const refused = strict.build('many', longBuildBody()).catch((e: unknown) => e);
+      await limit.started;
       await building();
       limit.reach();
       const err = await refused;
@@ -75,6 +86,7 @@ describe('ScenarioBuilder', () => {
     try {
       const refused = builder.build(name, longBuildBody()).catch((e: unknown) => e);
       await until(() => foldersOf(name).length > 0);
+      await limit.started;
       await building();
       limit.reach();
       expect(await refused).toMatchObject({ statusCode: 413 });
