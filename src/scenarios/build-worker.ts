@@ -1,7 +1,7 @@
 // The scenario builder's process: parses, checks and writes a scenario's database, so the server never does.
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { buildScenarioInTurns, parseScenarioText, type BuiltScenario } from './build.js';
+import { ScenarioBodyChecker, buildScenarioInTurns, parseScenarioText, type BuiltScenario } from './build.js';
 import { ScenarioError } from './errors.js';
 import type { BuildJob, BuildOutcome } from './builder.js';
 import { writeMappingsFile } from './stubs.js';
@@ -13,15 +13,15 @@ function handedOver(built: BuiltScenario): BuiltScenario {
   return { ...built, stubs: null, stubsFile };
 }
 
-async function build(job: BuildJob): Promise<BuiltScenario> {
+async function build(job: BuildJob, checker: ScenarioBodyChecker): Promise<BuiltScenario> {
   const text = readFileSync(job.bodyPath, 'utf8');
   rmSync(job.bodyPath, { force: true });
-  return handedOver(await buildScenarioInTurns(job.name, parseScenarioText(text), job.dir));
+  return handedOver(await buildScenarioInTurns(job.name, parseScenarioText(text), checker, job.dir));
 }
 
-async function run(job: BuildJob): Promise<BuildOutcome> {
+async function run(job: BuildJob, checker: ScenarioBodyChecker): Promise<BuildOutcome> {
   try {
-    return { id: job.id, built: await build(job) };
+    return { id: job.id, built: await build(job, checker) };
   } catch (err) {
     if (err instanceof ScenarioError)
       return { id: job.id, refused: { pointer: err.pointer, problem: err.problem, statusCode: err.statusCode } };
@@ -40,11 +40,12 @@ class BuildQueue {
   /** The build in progress: if the server goes away in its middle, no one else is left to remove its folder. */
   #building: BuildJob | undefined;
   #queue = Promise.resolve();
+  readonly #checker = new ScenarioBodyChecker();
 
   add(job: BuildJob): void {
     this.#queue = this.#queue.then(async () => {
       this.#building = job;
-      const outcome = await run(job);
+      const outcome = await run(job, this.#checker);
       // A server killed outright can be gone before this process hears of it: without a callback, the failed
       // write would be an unhandled 'error' and a stack trace on the terminal the two share.
       if (!process.connected) this.serverGone(job.dir);

@@ -28,20 +28,25 @@ import { jsonDepthOver } from '../platform/http/json-body.js';
 export { ScenarioError };
 
 const compileBodyValidator = () => Compile(ScenarioBodySchema);
-/**
- * The body's validator, compiled when the first scenario arrives: a TypeBox compile of the whole scenario
- * schema takes about 5 ms, which every start paid at import before the first answer.
- */
-const bodyValidator = (() => {
-  let compiled: ReturnType<typeof compileBodyValidator> | undefined;
-  return () => (compiled ??= compileBodyValidator());
-})();
 
-/** The body, typed, or a ScenarioError naming the JSON pointer of the first problem. */
-export function checkScenarioBody(body: unknown): ScenarioBody {
+/**
+ * Checks scenario bodies against the scenario schema. Its owner (the registry, a builder process) keeps one
+ * for its life; the validator is compiled on the first body, since a TypeBox compile of the whole schema
+ * takes about 5 ms, which every start paid when it was made at import.
+ */
+export class ScenarioBodyChecker {
+  #validator: ReturnType<typeof compileBodyValidator> | undefined;
+
+  /** The body, typed, or a ScenarioError naming the JSON pointer of the first problem. */
+  check(body: unknown): ScenarioBody {
+    this.#validator ??= compileBodyValidator();
+    return checkBody(this.#validator, body);
+  }
+}
+
+function checkBody(validator: ReturnType<typeof compileBodyValidator>, body: unknown): ScenarioBody {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new ScenarioError('', 'the body must be a JSON object with one key per area');
-  const validator = bodyValidator();
   if (validator.Check(body)) return body;
   const first = validator.Errors(body)[0];
   if (!first) throw new ScenarioError('', 'the body does not match the scenario schema');
@@ -117,8 +122,8 @@ export const scenarioDirPrefix = (name: string): string => path.join(os.tmpdir()
  * process (see builder.ts) builds with buildScenarioInTurns, in a folder the server made (`dir`, empty);
  * without one, the folder is made here. Either is removed when the build fails.
  */
-export function buildScenario(name: string, input: unknown, dir?: string): BuiltScenario {
-  const steps = scenarioBuild(name, input, dir);
+export function buildScenario(name: string, input: unknown, checker: ScenarioBodyChecker, dir?: string): BuiltScenario {
+  const steps = scenarioBuild(name, input, checker, dir);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -135,8 +140,13 @@ const TURN_MS = 10;
  * statement expired, time that grew with the datasets written before it. The process also hears of a server
  * gone between turns.
  */
-export async function buildScenarioInTurns(name: string, input: unknown, dir?: string): Promise<BuiltScenario> {
-  const steps = scenarioBuild(name, input, dir);
+export async function buildScenarioInTurns(
+  name: string,
+  input: unknown,
+  checker: ScenarioBodyChecker,
+  dir?: string,
+): Promise<BuiltScenario> {
+  const steps = scenarioBuild(name, input, checker, dir);
   let since = performance.now();
   for (;;) {
     const step = steps.next();
@@ -149,8 +159,13 @@ export async function buildScenarioInTurns(name: string, input: unknown, dir?: s
 }
 
 /** The build in steps (the body checked, each area but DKAN, each DKAN resource); abandoned, it removes what it made. */
-function* scenarioBuild(name: string, input: unknown, given?: string): Generator<void, BuiltScenario, undefined> {
-  const body = checkScenarioBody(input);
+function* scenarioBuild(
+  name: string,
+  input: unknown,
+  checker: ScenarioBodyChecker,
+  given?: string,
+): Generator<void, BuiltScenario, undefined> {
+  const body = checker.check(input);
   // Convert every area first: a bad body is refused before anything is created.
   const appcenter = body.appcenter && appcenterRecords(body.appcenter);
   const agco = body.agco && agcoRecords(body.agco);

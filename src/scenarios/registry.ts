@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AreaDefinition, AreaName } from '../platform/area.js';
 import { sendAreaError } from '../platform/http/area-errors.js';
-import { buildScenario, openScenario, type AreaCounts, type BuiltScenario } from './build.js';
+import { ScenarioBodyChecker, buildScenario, openScenario, type AreaCounts, type BuiltScenario } from './build.js';
 import { ScenarioBuilder } from './builder.js';
 import { ScenarioError } from './errors.js';
 import { SCENARIO_LIMITS, SCENARIO_NAME } from './schema.js';
@@ -45,6 +45,8 @@ export class Scenarios {
   /** What to do once a retired scenario's store is closed (remove its files). */
   #storeCleanup = new WeakMap<FixtureStore, () => void>();
   #builder = new ScenarioBuilder();
+  /** Checks the bodies built on this thread (put); the builder's process has its own. */
+  #checker = new ScenarioBodyChecker();
 
   constructor(
     /** The scenario of requests that name none (--scenario); it need not exist yet. */
@@ -85,7 +87,7 @@ export class Scenarios {
    */
   put(name: string, body: unknown): { scenario: Scenario; replaced: boolean } {
     this.#admit(name);
-    const built = buildScenario(name, body);
+    const built = buildScenario(name, body, this.#checker);
     return this.#commit(name, built, scenarioStubStore(built.stubs));
   }
 

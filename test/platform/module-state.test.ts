@@ -20,7 +20,20 @@ function sources(dir: string): string[] {
     .map((e) => path.join(e.parentPath, e.name));
 }
 
-/** Top-level `let`s and top-level containers created empty, as `file:line name`. */
+/** A function run where it is declared (`(() => { let x; return ... })()`) keeping a `let` of its own alive. */
+function closesOverState(init: ts.Expression | undefined): boolean {
+  if (init === undefined || !ts.isCallExpression(init)) return false;
+  let callee = init.expression;
+  while (ts.isParenthesizedExpression(callee)) callee = callee.expression;
+  if (!ts.isArrowFunction(callee) && !ts.isFunctionExpression(callee)) return false;
+  const body = callee.body;
+  return (
+    ts.isBlock(body) &&
+    body.statements.some((st) => ts.isVariableStatement(st) && (st.declarationList.flags & ts.NodeFlags.Let) !== 0)
+  );
+}
+
+/** Top-level `let`s, top-level containers created empty and state kept in a closure run at once, as `file:line name`. */
 function moduleState(file: string, text = readFileSync(file, 'utf8')): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
@@ -36,7 +49,7 @@ function moduleState(file: string, text = readFileSync(file, 'utf8')): string[] 
           (CACHES.has(init.expression.text) ||
             (CONTAINERS.has(init.expression.text) && (init.arguments === undefined || init.arguments.length === 0)))) ||
           (ts.isArrayLiteralExpression(init) && init.elements.length === 0));
-      if (mutable || empty) {
+      if (mutable || empty || closesOverState(init)) {
         const line = source.getLineAndCharacterOfPosition(d.getStart()).line + 1;
         found.push(`${path.relative(root, file)}:${line} ${d.name.getText(source)}`);
       }
@@ -55,7 +68,7 @@ describe('module state', () => {
     expect(files.flatMap((f) => moduleState(f))).toEqual([]);
   });
 
-  it('names a top-level let and a container declared empty, and leaves constants and side tables alone', () => {
+  it('names a top-level let, a container declared empty and a let kept in a closure run at once, and leaves constants and side tables alone', () => {
     const text = [
       'let segment: string | null = null;',
       'const cache = new Map<string, number>();',
@@ -66,6 +79,8 @@ describe('module state', () => {
       "const NAMES = new Set(['x']);",
       'const notes = new WeakMap<object, string>();',
       'function f() { let x = 1; const m = new Map(); return [x, m]; }',
+      'const lazy = (() => { let made: number | undefined; return () => (made ??= 1); })();',
+      'const once = (() => { const made = 1; return () => made; })();',
     ].join('\n');
     expect(moduleState(path.join(root, 'src', 'x.ts'), text)).toEqual([
       'src/x.ts:1 segment',
@@ -73,6 +88,7 @@ describe('module state', () => {
       'src/x.ts:3 lru',
       'src/x.ts:4 seen',
       'src/x.ts:5 list',
+      'src/x.ts:10 lazy',
     ]);
   });
 });

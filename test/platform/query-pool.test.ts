@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
 import { FixtureStore } from '../../src/platform/data/fixture-store.js';
 import { QueryPool, WorkBudgetError, type Step } from '../../src/platform/data/query-pool.js';
-import { buildScenario, openScenario } from '../../src/scenarios/build.js';
+import { ScenarioBodyChecker, buildScenario, openScenario } from '../../src/scenarios/build.js';
 import { bindQuery, parseFilter } from '../../src/areas/agco/filters.js';
 import { definitionsAnswer } from '../../src/areas/agco/queries.js';
 import { SLICE_BYTES } from '../../src/query-tasks.js';
@@ -160,9 +160,11 @@ describe('QueryPool', () => {
   it('queries a scenario store from its own file, off the event loop', async () => {
     const scenarioPool = new QueryPool({ size: 1 });
     const built = openScenario(
-      buildScenario('executor', {
-        agco: { definitions: [{ Id: 'Hello', Translations: [{ LanguageId: 1033, StringValue: 'Hi' }] }] },
-      }),
+      buildScenario(
+        'executor',
+        { agco: { definitions: [{ Id: 'Hello', Translations: [{ LanguageId: 1033, StringValue: 'Hi' }] }] } },
+        new ScenarioBodyChecker(),
+      ),
     );
     try {
       expect(built.store.dbPath).not.toBeNull();
@@ -203,7 +205,7 @@ describe('QueryPool', () => {
       Id: `S.${i}`,
       DescriptionForTranslator: `${i}`.repeat(100),
     }));
-    const built = openScenario(buildScenario('slices', { agco: { definitions } }));
+    const built = openScenario(buildScenario('slices', { agco: { definitions } }, new ScenarioBodyChecker()));
     try {
       const job = { filter: parseFilter(bindQuery({ limit: '5000' })), rendering: 'json' as const };
       const parts = (await own.runTask(built.store, 'agco:definitions', job, 30_000))!;

@@ -6,7 +6,7 @@ import os from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startCli } from '../helpers/cli.js';
 import { until } from '../helpers/wait.js';
-import { checkScenarioBody, parseScenarioText } from '../../src/scenarios/build.js';
+import { ScenarioBodyChecker, parseScenarioText } from '../../src/scenarios/build.js';
 import { dkanRecords } from '../../src/scenarios/dkan.js';
 import { longBuildBody } from './helpers.js';
 
@@ -47,7 +47,7 @@ function builderOf(parent: number): number | undefined {
  */
 function beforeFirstTurn(body: string): number {
   const since = process.cpuUsage();
-  dkanRecords(checkScenarioBody(parseScenarioText(body)).dkan!);
+  dkanRecords(new ScenarioBodyChecker().check(parseScenarioText(body)).dkan!);
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
 }
