@@ -177,13 +177,37 @@ const words = (s: string) =>
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
 
-function wildcard(pattern: string): RegExp {
-  const body = pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${body}$`, 's');
+/**
+ * Whether `value` matches the wildcard `pattern` whole: `*` any run of characters (none included), `?` any one
+ * (a UTF-16 unit, as Lucene's WildcardQuery reads a term). In one pass that goes back only to the last `*`, so
+ * at most pattern length x value length steps: a regular expression of the same pattern (`^.*.*..*.#$`)
+ * backtracks exponentially in the number of wildcards, and a few characters of query froze the server.
+ */
+export function globMatches(pattern: string, value: string): boolean {
+  let p = 0;
+  let v = 0;
+  // The last `*` seen and where in the value its run now ends.
+  let star = -1;
+  let resume = 0;
+  while (v < value.length) {
+    const c = pattern.charCodeAt(p);
+    if (p < pattern.length && c !== STAR && (c === ANY || c === value.charCodeAt(v))) {
+      p++;
+      v++;
+    } else if (p < pattern.length && c === STAR) {
+      star = p++;
+      resume = v;
+    } else if (star >= 0) {
+      p = star + 1;
+      v = ++resume;
+    } else return false;
+  }
+  while (p < pattern.length && pattern.charCodeAt(p) === STAR) p++;
+  return p === pattern.length;
 }
+
+const STAR = 42; // '*'
+const ANY = 63; // '?'
 
 function valuesOf(doc: SearchDoc, field: string | null): string[] {
   const fields = field ? [field] : DEFAULT_FIELDS;
@@ -199,10 +223,8 @@ function termMatches(value: string, node: { text: string; phrase: boolean }): bo
     const wanted = words(node.text).join(' ');
     return value === node.text || ` ${words(value).join(' ')} `.includes(` ${wanted} `);
   }
-  if (/[*?]/.test(node.text)) {
-    const re = wildcard(node.text);
-    return re.test(value) || words(value).some((w) => re.test(w));
-  }
+  if (/[*?]/.test(node.text))
+    return globMatches(node.text, value) || words(value).some((w) => globMatches(node.text, w));
   if (value === node.text) return true;
   const wanted = words(node.text);
   const have = words(value);
