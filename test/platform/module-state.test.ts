@@ -23,7 +23,7 @@ function sources(dir: string): string[] {
 /** A function run where it is declared (`(() => { let x; return ... })()`) keeping a `let` of its own alive. */
 function closesOverState(init: ts.Expression | undefined): boolean {
   if (init === undefined || !ts.isCallExpression(init)) return false;
-  let callee = init.expression;
+  let callee: ts.Expression = init.expression;
   while (ts.isParenthesizedExpression(callee)) callee = callee.expression;
   if (!ts.isArrowFunction(callee) && !ts.isFunctionExpression(callee)) return false;
   const body = callee.body;
