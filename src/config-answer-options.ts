@@ -47,7 +47,7 @@ const CONTROLS = [
     env: 'MOCKYARD_QUERY_TIMEOUT',
     default: 5000,
     description:
-      "Work budget of one DKAN query or AGCO search, in milliseconds; longer ones get the area's error (DKAN 400, busy 503).",
+      "Work budget of one DKAN query, AGCO search or archive search, in milliseconds; longer ones get the area's error (DKAN 400, busy 503).",
     ...wholeNumber('query timeout', 100, 600_000),
   }),
   option({

@@ -1,5 +1,7 @@
-// The work the query executor's processes can do, by name: plain statements, and whole DKAN and AGCO answers.
+// The work the query executor's processes can do, by name: plain statements, and whole DKAN, AGCO and archive
+// search answers.
 import { definitionsAnswer } from './areas/agco/queries.js';
+import { searchAnswer } from './areas/archive/search.js';
 import { csvPage, dkanAnswer } from './areas/dkan/answer.js';
 import type { FixtureStore } from './platform/data/fixture-store.js';
 import { runSteps, type Step } from './platform/data/steps.js';
@@ -12,6 +14,7 @@ export const TASKS = {
   'dkan:answer': dkanAnswer,
   'dkan:csvPage': csvPage,
   'agco:definitions': definitionsAnswer,
+  'archive:search': searchAnswer,
 } satisfies Record<string, Task>;
 
 export type TaskName = keyof typeof TASKS;

@@ -16,13 +16,15 @@ export class ArchiveError extends HttpError {
     readonly headers: Record<string, string> = {},
     /** advancedsearch's echo of the parameters it read, for Solr's responseHeader. */
     readonly params: Record<string, unknown> = {},
+    /** A 503 of a busy server (a search found no free query process): answered with Retry-After. */
+    readonly retry = false,
   ) {
     super(status, message);
   }
 
-  // A 503 here is the item's state (unavailable) or an unreadable file, not a busy server to retry at once.
+  // Otherwise a 503 here is the item's state (unavailable) or an unreadable file, not a busy server to retry at once.
   override get busy(): boolean {
-    return false;
+    return this.retry;
   }
 }
 

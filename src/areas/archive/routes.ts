@@ -92,7 +92,7 @@ class FileSender {
 
 export async function archiveRoutes(instance: FastifyInstance, opts: AreaPluginOptions): Promise<void> {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
-  await searchRoutes(app);
+  await searchRoutes(app, opts.config);
   metadataRoutes(app);
   downloadRoutes(app, opts, new FileSender());
 }

@@ -1,9 +1,11 @@
 // archive.org's search APIs (https://archive.org/help/aboutsearch.htm): the scraping API and advanced search.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { Config } from '../../config.js';
+import { inAreaTerms } from '../../platform/data/work-budget-error.js';
 import { ArchiveError } from './errors.js';
-import { QuerySyntaxError } from './search-query.js';
-import { SCRAPE_MAX, SCRAPE_MIN, find, parseSorts, pick, scrape } from './search.js';
+import { QuerySyntaxError, parseQuery } from './search-query.js';
+import { SCRAPE_MAX, SCRAPE_MIN, parseSorts, type SearchJob } from './search.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 type RawQuery = Record<string, string | string[] | undefined>;
@@ -56,60 +58,94 @@ const AdvancedQuerySchema = Type.Object({
 // Advanced search pages sorted results only up to the 10,000th (archive.org/help/aboutsearch.htm).
 const PAGED_LIMIT = 10_000;
 
-function scrapeHandler(request: FastifyRequest, reply: FastifyReply) {
-  const query = request.query as RawQuery;
-  try {
+/**
+ * Runs a search on the query executor, under the work budget (--query-timeout): the JSON it answers, or the
+ * archive's 400 for a request it cannot answer or a search that ran too long, and a 503 to retry when no
+ * query process was free. `params`: advanced search's echo for Solr's responseHeader.
+ */
+async function search(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  config: Config,
+  job: SearchJob,
+  params?: Record<string, unknown>,
+): Promise<string> {
+  const outcome = await inAreaTerms(
+    app.queryPool.runTask(request.store, 'archive:search', job, config.queryTimeout),
+    (budgetMs) =>
+      new ArchiveError(400, `The search ran longer than ${budgetMs} ms and was stopped; narrow the query`, {}, params),
+    (reason) => new ArchiveError(503, `The search service is busy: ${reason}. Try again.`, {}, params, true),
+  );
+  if ('invalid' in outcome) throw new ArchiveError(400, outcome.invalid, {}, params);
+  return outcome.json;
+}
+
+function scrapeHandler(app: FastifyInstance, config: Config) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const query = request.query as RawQuery;
+    let job: SearchJob;
+    try {
+      const q = first(query.q) ?? '';
+      const count = intParam(first(query.count), 'count', SCRAPE_MIN);
+      if (count < SCRAPE_MIN || count > SCRAPE_MAX)
+        throw new QuerySyntaxError(`count must be from ${SCRAPE_MIN} to ${SCRAPE_MAX}; ${count} is not`);
+      const totalOnly = first(query.total_only) ?? 'false';
+      if (totalOnly !== 'true' && totalOnly !== 'false') throw new QuerySyntaxError('total_only must be true or false');
+      // Read here, so that a malformed query is answered without a query process.
+      parseQuery(q);
+      const params = {
+        q,
+        fields: list(query.fields)
+          .map((f) => f.trim())
+          .filter(Boolean),
+        sorts: parseSorts(list(query.sorts)),
+        count,
+        cursor: first(query.cursor) || undefined,
+        totalOnly: totalOnly === 'true',
+      };
+      job = { api: 'scrape', params };
+    } catch (err) {
+      if (!(err instanceof QuerySyntaxError)) throw err;
+      throw new ArchiveError(400, err.message);
+    }
+    return reply.type(JSON_TYPE).send(await search(app, request, config, job));
+  };
+}
+
+function advancedHandler(app: FastifyInstance, config: Config) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const query = request.query as RawQuery;
     const q = first(query.q) ?? '';
-    const count = intParam(first(query.count), 'count', SCRAPE_MIN);
-    if (count < SCRAPE_MIN || count > SCRAPE_MAX)
-      throw new QuerySyntaxError(`count must be from ${SCRAPE_MIN} to ${SCRAPE_MAX}; ${count} is not`);
-    const totalOnly = first(query.total_only) ?? 'false';
-    if (totalOnly !== 'true' && totalOnly !== 'false') throw new QuerySyntaxError('total_only must be true or false');
-    const body = scrape(request.store, {
-      q,
-      fields: list(query.fields)
-        .map((f) => f.trim())
-        .filter(Boolean),
-      sorts: parseSorts(list(query.sorts)),
-      count,
-      cursor: first(query.cursor) || undefined,
-      totalOnly: totalOnly === 'true',
-    });
-    return reply.type(JSON_TYPE).send(JSON.stringify(body));
-  } catch (err) {
-    if (!(err instanceof QuerySyntaxError)) throw err;
-    throw new ArchiveError(400, err.message);
-  }
+    const fl = phpArray(query, 'fl')
+      .flatMap((f) => f.split(','))
+      .map((f) => f.trim())
+      .filter(Boolean);
+    const sorts = phpArray(query, 'sort');
+    const params: Record<string, unknown> = { query: q, qin: q, fields: fl.join(','), wt: 'json' };
+    let job: SearchJob;
+    try {
+      const rows = intParam(first(query.rows), 'rows', 50);
+      const page = intParam(first(query.page), 'page', 1);
+      if (page < 1) throw new QuerySyntaxError('page must be at least 1');
+      const start = (page - 1) * rows;
+      Object.assign(params, sorts.length ? { sort: sorts.join(', ') } : {}, { rows: String(rows), start });
+      if (start + rows > PAGED_LIMIT && start > 0)
+        throw new QuerySyntaxError(
+          `Paged sorted results are limited to the first ${PAGED_LIMIT}; use the scraping API`,
+        );
+      parseQuery(q);
+      job = { api: 'advanced', q, sorts: parseSorts(sorts), fields: fl.length ? fl : null, start, rows };
+    } catch (err) {
+      if (!(err instanceof QuerySyntaxError)) throw err;
+      throw new ArchiveError(400, err.message, {}, params);
+    }
+    const response = await search(app, request, config, job, params);
+    const header = JSON.stringify({ status: 0, QTime: 0, params });
+    return reply.type(JSON_TYPE).send(`{"responseHeader":${header},"response":${response}}`);
+  };
 }
 
-function advancedHandler(request: FastifyRequest, reply: FastifyReply) {
-  const query = request.query as RawQuery;
-  const q = first(query.q) ?? '';
-  const fl = phpArray(query, 'fl')
-    .flatMap((f) => f.split(','))
-    .map((f) => f.trim())
-    .filter(Boolean);
-  const sorts = phpArray(query, 'sort');
-  const params: Record<string, unknown> = { query: q, qin: q, fields: fl.join(','), wt: 'json' };
-  try {
-    const rows = intParam(first(query.rows), 'rows', 50);
-    const page = intParam(first(query.page), 'page', 1);
-    if (page < 1) throw new QuerySyntaxError('page must be at least 1');
-    const start = (page - 1) * rows;
-    Object.assign(params, sorts.length ? { sort: sorts.join(', ') } : {}, { rows: String(rows), start });
-    if (start + rows > PAGED_LIMIT && start > 0)
-      throw new QuerySyntaxError(`Paged sorted results are limited to the first ${PAGED_LIMIT}; use the scraping API`);
-    const hits = find(request.store, q, parseSorts(sorts));
-    const docs = hits.slice(start, start + rows).map((d) => pick(d, fl.length ? fl : null, true));
-    const body = { responseHeader: { status: 0, QTime: 0, params }, response: { numFound: hits.length, start, docs } };
-    return reply.type(JSON_TYPE).send(JSON.stringify(body));
-  } catch (err) {
-    if (!(err instanceof QuerySyntaxError)) throw err;
-    throw new ArchiveError(400, err.message, {}, params);
-  }
-}
-
-export async function searchRoutes(app: FastifyInstance): Promise<void> {
+export async function searchRoutes(app: FastifyInstance, config: Config): Promise<void> {
   const scrapeSchema = (operationId: string) => ({
     schema: {
       operationId,
@@ -122,8 +158,8 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
       response: { 200: AnyObject, 400: AnyObject },
     },
   });
-  app.get('/services/search/v1/scrape', scrapeSchema('scrapeSearch'), scrapeHandler);
-  app.post('/services/search/v1/scrape', scrapeSchema('scrapeSearchPost'), scrapeHandler);
+  app.get('/services/search/v1/scrape', scrapeSchema('scrapeSearch'), scrapeHandler(app, config));
+  app.post('/services/search/v1/scrape', scrapeSchema('scrapeSearchPost'), scrapeHandler(app, config));
   app.get(
     '/advancedsearch.php',
     {
@@ -137,6 +173,6 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: AnyObject, 400: AnyObject },
       },
     },
-    advancedHandler,
+    advancedHandler(app, config),
   );
 }

@@ -1,5 +1,8 @@
 // The search documents of the archive's items (built once per store from the metadata records) and the two
 // search APIs over them: the scraping API (/services/search/v1/scrape) and advanced search (/advancedsearch.php).
+// A search reads every item, so it runs where the query executor puts it (searchAnswer, in a query process,
+// under the work budget): a scenario holds tens of thousands of items, and a search of them took hundreds of
+// milliseconds on the event loop.
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { QuerySyntaxError, matches, parseQuery, type SearchDoc, type Value } from './search-query.js';
 
@@ -155,4 +158,25 @@ export function scrape(store: FixtureStore, p: ScrapeParams): Record<string, unk
   if (start + page.length < hits.length) body.cursor = cursorFor(page[page.length - 1]!, sorts);
   body.total = hits.length;
   return body;
+}
+
+/** A search as the executor runs it: the query read, and the page wanted. */
+export type SearchJob =
+  | { api: 'scrape'; params: ScrapeParams }
+  | { api: 'advanced'; q: string; sorts: Sort[]; fields: string[] | null; start: number; rows: number };
+
+/** The answer's JSON (advanced search: its `response` member), or why the request cannot be answered. */
+export type SearchOutcome = { json: string } | { invalid: string };
+
+/** A task of the query executor: one search, whole. */
+export function searchAnswer(store: FixtureStore, job: SearchJob): SearchOutcome {
+  try {
+    if (job.api === 'scrape') return { json: JSON.stringify(scrape(store, job.params)) };
+    const hits = find(store, job.q, job.sorts);
+    const docs = hits.slice(job.start, job.start + job.rows).map((d) => pick(d, job.fields, true));
+    return { json: JSON.stringify({ numFound: hits.length, start: job.start, docs }) };
+  } catch (err) {
+    if (err instanceof QuerySyntaxError) return { invalid: err.message };
+    throw err;
+  }
 }
