@@ -285,6 +285,34 @@ export function distance(p: ValuePattern, value: string | undefined, json?: () =
   }
 }
 
+/**
+ * Whether `value` matches: `distance(p, value) === 0`, without measuring how far it is. The hot path: an
+ * equalTo is compared, not run through Levenshtein (a quadratic table of its length and the value's), and an
+ * and / or stops at its first deciding part.
+ */
+export function valueMatches(p: ValuePattern, value: string | undefined, json?: () => ParsedJson): boolean {
+  switch (p.kind) {
+    case 'and':
+      return p.parts.every((part) => valueMatches(part, value, json));
+    case 'or':
+      return p.parts.some((part) => valueMatches(part, value, json));
+    case 'equalTo':
+      if (value === undefined) return false;
+      return p.caseInsensitive ? p.expected.toLowerCase() === value.toLowerCase() : p.expected === value;
+    default:
+      return distance(p, value, json) === 0;
+  }
+}
+
+/** Whether a body given as bytes matches (bodyDistance === 0). */
+export function bodyMatches(p: ValuePattern, body: BodyView): boolean {
+  if (p.kind === 'binaryEqualTo') return body.bytes.equals(p.expected);
+  return valueMatches(p, body.text, body.json);
+}
+
+/** Bodies above this have their regular expressions matched on the regex thread (about a millisecond over 64 KiB). */
+export const THREAD_REGEX_BYTES = 64 * 1024;
+
 /** Distance of a body given as bytes: binaryEqualTo compares bytes, every other pattern the UTF-8 text. */
 export function bodyDistance(p: ValuePattern, body: BodyView): number {
   if (p.kind === 'binaryEqualTo') return body.bytes.equals(p.expected) ? 0 : 1;
@@ -292,9 +320,9 @@ export function bodyDistance(p: ValuePattern, body: BodyView): number {
 }
 
 /**
- * Whether a large body matches, one leaf pattern at a time with `tick` between them: one regular
- * expression over a MiB takes tens of milliseconds even in RE2's linear time, and an `or` of many would
- * otherwise hold the event loop for all of them.
+ * Whether a body matches, one leaf pattern at a time with `tick` between them: one regular expression over a
+ * MiB takes tens of milliseconds even in RE2's linear time, a JSONPath with `..` over a few dozen KiB a few,
+ * and an `or` of many (or many stubs) would otherwise hold the event loop for all of them.
  */
 export async function bodyMatchesSliced(p: ValuePattern, body: BodyView, slicing: Slicing): Promise<boolean> {
   if (p.kind === 'and' || p.kind === 'or') {
@@ -304,10 +332,12 @@ export async function bodyMatchesSliced(p: ValuePattern, body: BodyView, slicing
     }
     return p.kind === 'and';
   }
-  // A regular expression runs on its own thread; the rest (contains, JSON) are quick enough between ticks.
-  if (p.kind === 'matches') return (await slicing.regex(p.regex.source, body.text)) !== p.negate;
+  // A regular expression over a large body runs on its own thread; the rest (contains, JSON, a short body's
+  // expression) are quick enough between ticks.
+  if (p.kind === 'matches' && body.text.length > THREAD_REGEX_BYTES)
+    return (await slicing.regex(p.regex.source, body.text)) !== p.negate;
   await slicing.tick();
-  return bodyDistance(p, body) === 0;
+  return bodyMatches(p, body);
 }
 
 function jsonDistance(p: Extract<ValuePattern, { kind: 'equalToJson' }>, actual: ParsedJson): number {

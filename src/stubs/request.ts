@@ -6,9 +6,11 @@ import {
   type Slicing,
   type ValuePattern,
   bodyDistance,
+  bodyMatches,
   bodyMatchesSliced,
   distance,
   parseJson,
+  valueMatches,
 } from './patterns.js';
 import type { RequestRule } from './stub.js';
 
@@ -100,6 +102,13 @@ function multi(p: ValuePattern, values: readonly string[] | undefined): number {
   return best;
 }
 
+/** Whether any value of a multi-valued field matches (none sent: whether the pattern takes an absent value). */
+function anyMatches(p: ValuePattern, values: readonly string[] | undefined): boolean {
+  if (values === undefined || values.length === 0) return valueMatches(p, undefined);
+  for (const v of values) if (valueMatches(p, v)) return true;
+  return false;
+}
+
 function urlDistance(rule: RequestRule, req: StubRequest): number {
   const u = rule.url;
   switch (u.kind) {
@@ -153,10 +162,10 @@ export function requestDistance(rule: RequestRule, req: StubRequest): number {
 /** Every part but the body: values of a few KiB at most (Node's header limit bounds them). */
 function headMatches(rule: RequestRule, req: StubRequest): boolean {
   if (methodDistance(rule, req) !== 0 || urlDistance(rule, req) !== 0) return false;
-  if (rule.host && distance(rule.host, req.host) !== 0) return false;
-  for (const [name, p] of rule.query) if (multi(p, req.query.get(name)) !== 0) return false;
-  for (const [name, p] of rule.headers) if (multi(p, req.header(name)) !== 0) return false;
-  for (const [name, p] of rule.cookies) if (distance(p, req.cookies.get(name)) !== 0) return false;
+  if (rule.host && !valueMatches(rule.host, req.host)) return false;
+  for (const [name, p] of rule.query) if (!anyMatches(p, req.query.get(name))) return false;
+  for (const [name, p] of rule.headers) if (!anyMatches(p, req.header(name))) return false;
+  for (const [name, p] of rule.cookies) if (!valueMatches(p, req.cookies.get(name))) return false;
   return true;
 }
 
@@ -165,7 +174,7 @@ export function requestMatches(rule: RequestRule, req: StubRequest): boolean {
   if (!headMatches(rule, req)) return false;
   for (const p of rule.body) {
     const body = req.bodyView;
-    if ((body ? bodyDistance(p, body) : distance(p, undefined)) !== 0) return false;
+    if (!(body ? bodyMatches(p, body) : valueMatches(p, undefined))) return false;
   }
   return true;
 }
@@ -175,7 +184,7 @@ export async function requestMatchesSliced(rule: RequestRule, req: StubRequest, 
   if (!headMatches(rule, req)) return false;
   for (const p of rule.body) {
     const body = req.bodyView;
-    const hit = body ? await bodyMatchesSliced(p, body, slicing) : distance(p, undefined) === 0;
+    const hit = body ? await bodyMatchesSliced(p, body, slicing) : valueMatches(p, undefined);
     if (!hit) return false;
   }
   return true;

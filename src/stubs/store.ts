@@ -185,7 +185,7 @@ export class StubStore {
     return best;
   }
 
-  /** `match` for a large body: its patterns are tried a slice at a time (see bodyMatchesSliced). */
+  /** `match` for a request with a body: its patterns are tried a slice at a time (see bodyMatchesSliced). */
   async matchSliced(req: StubRequest, slicing: Slicing): Promise<Stub | undefined> {
     let best: Stub | undefined;
     for (const list of this.#candidates(req)) {

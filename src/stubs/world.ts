@@ -86,7 +86,7 @@ export class Stubs {
     return stub ? { stub, store: this.store } : undefined;
   }
 
-  /** `match` for a large body, yielding the event loop between its patterns (see StubStore.matchSliced). */
+  /** `match` for a request with a body, yielding the event loop between its patterns (see StubStore.matchSliced). */
   async matchSliced(request: StubRequest, scenarioStubs?: StubStore | null): Promise<Matched | undefined> {
     const slicing = { tick: timeSlicer(), regex: this.#regex.test };
     if (scenarioStubs) {

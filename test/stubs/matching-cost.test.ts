@@ -1,0 +1,81 @@
+// Matching stubs on the request path: values are compared, not measured, and bodies are matched a slice at a time.
+import { describe, expect, it, vi } from 'vitest';
+import { mulberry32 } from '../../fixtures/lib/prng.js';
+import { distance, parsePattern, valueMatches } from '../../src/stubs/patterns.js';
+import { Stubs } from '../../src/stubs/world.js';
+import { testApp } from '../helpers/app.js';
+
+describe('valueMatches', () => {
+  it('agrees with distance === 0 on random and / or trees of equalTo, contains, absent and case-insensitive matchers', () => {
+    const random = mulberry32(5);
+    const word = () => ['a', 'A', 'ab', 'b', ''][Math.floor(random() * 5)]!;
+    const leaf = (): unknown => {
+      const r = random();
+      if (r < 0.4) return { equalTo: word(), ...(random() < 0.5 ? { caseInsensitive: true } : {}) };
+      if (r < 0.6) return { contains: word() };
+      if (r < 0.7) return { doesNotContain: word() };
+      return { absent: true };
+    };
+    const tree = (depth: number): unknown => {
+      if (depth === 0 || random() < 0.4) return leaf();
+      const parts = Array.from({ length: 1 + Math.floor(random() * 3) }, () => tree(depth - 1));
+      return random() < 0.5 ? { and: parts } : { or: parts };
+    };
+    for (let i = 0; i < 5_000; i++) {
+      const pattern = parsePattern(tree(3), '/request/headers/x');
+      const value = random() < 0.15 ? undefined : word() + word();
+      expect(valueMatches(pattern, value), JSON.stringify({ pattern, value })).toBe(distance(pattern, value) === 0);
+    }
+  });
+});
+
+describe('stub matching on the request path', async () => {
+  const { app } = await testApp();
+  const post = (url: string, payload: unknown) =>
+    app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(payload),
+    });
+
+  it('answers a header rule of thousands of long equalTo parts by comparing them', async () => {
+    const long = (c: string) => c.repeat(256);
+    const parts = Array.from({ length: 3_000 }, (_, i) => ({ equalTo: long(String.fromCharCode(97 + (i % 26))) }));
+    expect(
+      (
+        await post('/__admin/mappings', {
+          request: { method: 'GET', urlPath: '/many-parts', headers: { 'x-a': { or: parts } } },
+          response: { status: 204 },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const hit = await app.inject({ url: '/many-parts', headers: { 'x-a': long('c') } });
+    expect(hit.statusCode).toBe(204);
+    const miss = await app.inject({ url: '/many-parts', headers: { 'x-a': long('0') } });
+    expect(miss.statusCode).toBe(404);
+  });
+
+  it('matches a request with a small body a slice at a time, like a large one', async () => {
+    expect(
+      (
+        await post('/__admin/mappings', {
+          request: {
+            method: 'POST',
+            urlPath: '/small-body',
+            bodyPatterns: [{ matchesJsonPath: "$..[?(@.k == 'yes')]" }],
+          },
+          response: { status: 201 },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const sliced = vi.spyOn(Stubs.prototype, 'matchSliced');
+    try {
+      expect((await post('/small-body', [{ k: 'no' }, { k: 'yes' }])).statusCode).toBe(201);
+      expect((await post('/small-body', [{ k: 'no' }])).statusCode).toBe(404);
+      expect(sliced).toHaveBeenCalledTimes(2);
+    } finally {
+      sliced.mockRestore();
+    }
+  });
+});
