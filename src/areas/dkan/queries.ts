@@ -1,11 +1,20 @@
 // Answers a checked query: from the answer cache, or whole on the query executor (answer.ts runs there).
 import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../config.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import type { QueryPool } from '../../platform/data/query-pool.js';
-import { inAreaTerms } from '../../platform/data/work-budget-error.js';
+import { WorkBudgetError, inAreaTerms } from '../../platform/data/work-budget-error.js';
 import type { Step } from '../../platform/data/steps.js';
-import { CSV_HEADERS, CSV_TYPE, JSON_TYPE, emptyAnswer, type AnswerInput } from './answer.js';
+import {
+  CSV_HEADERS,
+  CSV_TYPE,
+  JSON_TYPE,
+  emptyAnswer,
+  type AnswerInput,
+  type CsvPage,
+  type CsvPageInput,
+} from './answer.js';
 import { queryBusy, queryTooLong } from './errors.js';
 import type { DkanQuery } from './parse.js';
 import { csvHeader, csvLine, planQuery } from './sql.js';
@@ -139,24 +148,52 @@ export async function downloadQuery(
   const end = q.limit === null ? Infinity : q.offset + q.limit;
   // Pages of rows, each read and formatted by its own statement on the executor: an open SQLite cursor would
   // hold a connection while the client reads, and a million-row download never sits in memory.
-  const page = async (offset: number, budgetMs: number) => {
+  const page = async (offset: number, run: (input: CsvPageInput) => Promise<CsvPage>) => {
     const limit = Math.min(batch, end - offset);
-    const input = { sql: plan.rowsSql, params: [...fixed, limit, offset], maxChars: PAGE_CHARS };
-    const out = await underBudget(pool.runTask(store, 'dkan:csvPage', input, budgetMs));
+    const out = await run({ sql: plan.rowsSql, params: [...fixed, limit, offset], maxChars: PAGE_CHARS });
     return { ...out, more: out.cut || out.rows === limit };
   };
-  const first = q.offset < end ? await page(q.offset, config.queryTimeout) : { text: '', rows: 0, more: false };
+  const first =
+    q.offset < end
+      ? await page(q.offset, (input) => underBudget(pool.runTask(store, 'dkan:csvPage', input, config.queryTimeout)))
+      : { text: '', rows: 0, more: false };
   async function* pages(): AsyncGenerator<string> {
     yield header + first.text;
     let { more } = first;
     for (let offset = q.offset + first.rows; more && offset < end; ) {
-      const next = await page(offset, config.queryTimeout * LATER_PAGE_BUDGET);
+      const next = await page(offset, (input) =>
+        laterPage(pool, store, input, config.queryTimeout * LATER_PAGE_BUDGET),
+      );
       if (next.rows > 0) yield next.text;
       offset += next.rows;
       more = next.more && next.rows > 0;
     }
   }
   return { contentType: CSV_TYPE, headers, body: Readable.from(pages()) };
+}
+
+/**
+ * A later page of a download, within `budgetMs` from its first try. Refused as busy (no query process free in
+ * time, or one slow query too many), it tries again after a pause, as long as its time allows: its 200 and
+ * the rows before it have gone, so a refusal can only cut the body, and the query has already proved it runs.
+ * One that runs past its time fails as any other.
+ */
+async function laterPage(
+  pool: QueryPool,
+  store: FixtureStore,
+  input: CsvPageInput,
+  budgetMs: number,
+): Promise<CsvPage> {
+  const deadline = performance.now() + budgetMs;
+  for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
+    const left = deadline - performance.now();
+    try {
+      return await pool.runTask(store, 'dkan:csvPage', input, Math.max(1, Math.floor(left)));
+    } catch (err) {
+      if (!(err instanceof WorkBudgetError) || err.started || deadline - performance.now() <= pause) throw err;
+      await sleep(pause);
+    }
+  }
 }
 
 /** Characters of CSV text one download page holds at most (past it, the page ends at the row that crossed it). */
