@@ -60,6 +60,32 @@ describe('the answer cache', () => {
     },
   );
 
+  it('keys a request by its target in RFC 3986 normal form: encoded unreserved characters and hex case do not make a new entry', async () => {
+    app.runtime.answers.clear();
+    const key = catalog.marketcheck.apiKeys[0]!;
+    const plain = await get(`/marketcheck/popular/cars?api_key=${key}&car_type=used&state=CA`);
+    expect(plain.status).toBe(200);
+    expect(app.runtime.answers.size).toBe(1);
+    // %43 is C and %5f is _ (unreserved); the path's %70 is p.
+    for (const spelling of [
+      `/marketcheck/popular/cars?api_key=${key}&car_type=used&state=%43A`,
+      `/marketcheck/%70opular/cars?api%5fkey=${key}&car_type=used&state=CA`,
+    ]) {
+      const res = await get(spelling);
+      expect(res.status).toBe(200);
+      expect(res.body.equals(plain.body)).toBe(true);
+      expect(app.runtime.answers.size).toBe(1);
+    }
+    // A reserved character's encoding (%26 is &) changes what the query says: another entry, never this one.
+    const reserved = await get(`/marketcheck/popular/cars?api_key=${key}&car_type=used&state=C%26A`);
+    expect(reserved.status).toBe(200);
+    expect(reserved.body.equals(plain.body)).toBe(false);
+    expect(app.runtime.answers.size).toBe(2);
+    // Order is kept: PHP and ASP.NET binders read it.
+    await get(`/marketcheck/popular/cars?car_type=used&api_key=${key}&state=CA`);
+    expect(app.runtime.answers.size).toBe(3);
+  });
+
   it('journals a cached answer with the same cut body as the answer it repeats', async () => {
     app.runtime.answers.clear();
     // Longer than the journal keeps (4096 bytes by default), so the journal shows a cut body.

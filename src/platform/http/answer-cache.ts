@@ -31,9 +31,26 @@ const ENTRY_OVERHEAD = 256;
 /** Headers that belong to one request, never to a stored answer. */
 const PER_REQUEST = /^(?:access-control-|preference-applied$|mockyard-|ratelimit-|retry-after$|set-cookie$)/;
 
+/** Characters RFC 3986 calls unreserved: percent-encoded or not, a URI means the same (section 2.3). */
+const UNRESERVED = /^[A-Za-z0-9._~-]$/;
+
 /**
- * The key of a request: area, scenario, method, path and query exactly as sent (no reordering or
- * decoding: PHP and ASP.NET binders give meaning to order and spelling, so two spellings are two
+ * A request target in RFC 3986's syntax-based normal form (section 6.2.2): percent-encodings in upper case,
+ * and those of unreserved characters decoded. Every server reads the two spellings alike; nothing else is
+ * changed, since a query's order and its other spellings (`+`, an encoded `&` or `=`) mean something to PHP
+ * and ASP.NET binders.
+ */
+export function canonicalTarget(url: string): string {
+  if (!url.includes('%')) return url;
+  return url.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
+  });
+}
+
+/**
+ * The key of a request: area, scenario, method, path and query as sent, in RFC 3986's normal form
+ * (canonicalTarget; no reordering: PHP and ASP.NET binders give meaning to order, so two orders are two
  * entries, never one wrong one), then the values of the area's varying headers.
  */
 export function answerKey(
@@ -44,7 +61,7 @@ export function answerKey(
   vary: readonly string[],
   headers: IncomingHttpHeaders,
 ): string {
-  let key = `${area}\0${scenario ?? ''}\0${method}\0${url}`;
+  let key = `${area}\0${scenario ?? ''}\0${method}\0${canonicalTarget(url)}`;
   for (const name of vary) {
     const value = headers[name];
     key += `\0${value === undefined ? '' : Array.isArray(value) ? value.join('\n') : value}`;
