@@ -10,6 +10,12 @@
 // proves that schema and parser agree on every parameter. Response schemas document the answers: areas
 // send bytes serialised ahead of time, and the contract tests check those bytes against the real
 // services' contracts.
+//
+// mockyard's own surfaces are not areas and follow their own rule, one mechanism each, stated here so the
+// policy is in one place: admin routes (/__mockyard, /__admin) are validated by their Fastify route schemas
+// and answer mockyard's own error (http/mockyard-errors.ts); bodies that define data, a scenario
+// (scenarios/schema.ts, checked by ScenarioBodyChecker) or a WireMock mapping (stubs/mapping.ts, WireMock's
+// own format), are checked when they are parsed, and a refusal names the JSON pointer of the first problem.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AreaName } from '../../fixtures/types.js';
 import type { Config } from '../config.js';
