@@ -4,14 +4,14 @@ import {
   type BodyView,
   type ParsedJson,
   type Slicing,
-  type ValuePattern,
   bodyDistance,
   bodyMatches,
   bodyMatchesSliced,
   distance,
   parseJson,
   valueMatches,
-} from './patterns.js';
+} from './pattern-match.js';
+import type { ValuePattern } from './patterns.js';
 import type { RequestRule } from './stub.js';
 
 export class StubRequest {

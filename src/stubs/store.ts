@@ -2,7 +2,7 @@
 import { MAPPING_LIMITS, parseMapping } from './mapping.js';
 import type { Stub } from './stub.js';
 import { MappingError } from './errors.js';
-import type { Slicing } from './patterns.js';
+import type { Slicing } from './pattern-match.js';
 import { parts, requestDistance, requestMatches, requestMatchesSliced, type StubRequest } from './request.js';
 
 export const STARTED = 'Started';

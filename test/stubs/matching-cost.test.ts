@@ -1,7 +1,8 @@
 // Matching stubs on the request path: values are compared, not measured, and bodies are matched a slice at a time.
 import { describe, expect, it, vi } from 'vitest';
 import { mulberry32 } from '../../fixtures/lib/prng.js';
-import { distance, parsePattern, valueMatches } from '../../src/stubs/patterns.js';
+import { distance, valueMatches } from '../../src/stubs/pattern-match.js';
+import { parsePattern } from '../../src/stubs/patterns.js';
 import { Stubs } from '../../src/stubs/world.js';
 import { testApp } from '../helpers/app.js';
 
