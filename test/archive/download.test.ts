@@ -136,6 +136,28 @@ describe('GET /archive/download/{identifier}/{filename}', () => {
     }
   });
 
+  it('ignores a Range that is not byte ranges of digits, as nginx does: the whole file, 200', async () => {
+    const whole = await app.inject(url(item.identifier, file.name));
+    for (const range of [
+      'bytes=1e3-',
+      'bytes=0x10-',
+      'bytes=+5-9',
+      'bytes=5',
+      'items=0-1',
+      'bytes=0-1;x',
+      'bytes=1-2-3',
+    ]) {
+      const res = await app.inject({ url: url(item.identifier, file.name), headers: { range } });
+      expect(res.statusCode, range).toBe(200);
+      expect(res.rawPayload.equals(whole.rawPayload), range).toBe(true);
+      expect(res.headers['content-range'], range).toBeUndefined();
+    }
+    // nginx takes the unit in any case and spaces around the numbers.
+    const spaced = await app.inject({ url: url(item.identifier, file.name), headers: { range: 'BYTES= 2 - 4' } });
+    expect(spaced.statusCode).toBe(206);
+    expect(spaced.rawPayload.equals(whole.rawPayload.subarray(2, 5))).toBe(true);
+  });
+
   it('answers conditional requests with 304 when the client copy is current', async () => {
     const first = await app.inject(url(item.identifier, file.name));
     const etag = String(first.headers.etag);

@@ -74,6 +74,28 @@ export function etagFor(file: FileRow): string {
 const VALIDATOR_HEADERS = ['if-none-match', 'if-match', 'if-range'] as const;
 
 /**
+ * One byte range as nginx, which serves archive.org's files, reads it (ngx_http_range_parse): first-last,
+ * first- or -suffix, of digits, with spaces allowed around them (RFC 9110 section 14.1.2). Each run of spaces
+ * has one place to go, so a long one costs one pass.
+ */
+const BYTE_RANGE = /^[ \t]*(?:(\d+)[ \t]*)?-[ \t]*(?:(\d+)[ \t]*)?$/;
+
+/**
+ * The Range to hand to send: `bytes=` in any case and byte ranges nginx reads, spelled as send reads them;
+ * undefined for any other, which nginx ignores (the whole file) and send would misread (`1e3-` as 1-).
+ */
+function byteRanges(range: string): string | undefined {
+  if (range.slice(0, 6).toLowerCase() !== 'bytes=') return undefined;
+  const ranges: string[] = [];
+  for (const part of range.slice(6).split(',')) {
+    const m = BYTE_RANGE.exec(part);
+    if (!m || (m[1] === undefined && m[2] === undefined)) return undefined;
+    ranges.push(`${m[1] ?? ''}-${m[2] ?? ''}`);
+  }
+  return `bytes=${ranges.join(',')}`;
+}
+
+/**
  * send computes its own weak ETag from the file's stat; the fixture files carry the mtime of their
  * record, so both tags name the same version and the client's nginx tag can be swapped for send's.
  */
@@ -83,6 +105,11 @@ function headersForSend(request: FastifyRequest, file: FileRow, etag: string) {
   // nginx ignores a request's Cache-Control: `no-cache` with If-None-Match (what fetch() sends on every
   // conditional request) still gets 304 there, where send would answer 200.
   delete headers['cache-control'];
+  if (typeof headers.range === 'string') {
+    const range = byteRanges(headers.range);
+    if (range === undefined) delete headers.range;
+    else headers.range = range;
+  }
   for (const name of VALIDATOR_HEADERS) {
     const value = headers[name];
     if (typeof value === 'string') headers[name] = value.split(etag).join(weak);
