@@ -50,6 +50,20 @@ describe('archive search on the query executor', () => {
     }
   });
 
+  it('answers a page of megabytes whole, as it crossed from the query process in slices', async () => {
+    const res = await app.inject({
+      url: '/archive/advancedsearch.php?q=mediatype:texts&rows=400&output=json',
+      headers: inScenario('long-texts'),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.length).toBeGreaterThan(8_000_000);
+    expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+    const body = res.json() as { response: { numFound: number; docs: { identifier: string; description: string }[] } };
+    expect(body.response.numFound).toBe(400);
+    expect(body.response.docs.map((d) => d.identifier)).toEqual(Array.from({ length: 400 }, (_, i) => `long-${i}`));
+    expect(body.response.docs.every((d) => d.description === 'a'.repeat(20_000))).toBe(true);
+  });
+
   it('a search over the budget is stopped and answered 400 in the search API error shape, naming the budget', async () => {
     const q = `description:*${'a'.repeat(4_000)}b`;
     const res = await app.inject({

@@ -1,4 +1,5 @@
 // archive.org's search APIs (https://archive.org/help/aboutsearch.htm): the scraping API and advanced search.
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../../config.js';
@@ -8,6 +9,7 @@ import { QuerySyntaxError, parseQuery } from './search-query.js';
 import { SCRAPE_MAX, SCRAPE_MIN, parseSorts, type SearchJob } from './search.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const CLOSE = Buffer.from('}');
 type RawQuery = Record<string, string | string[] | undefined>;
 
 const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
@@ -59,9 +61,9 @@ const AdvancedQuerySchema = Type.Object({
 const PAGED_LIMIT = 10_000;
 
 /**
- * Runs a search on the query executor, under the work budget (--query-timeout): the JSON it answers, or the
- * archive's 400 for a request it cannot answer or a search that ran too long, and a 503 to retry when no
- * query process was free. `params`: advanced search's echo for Solr's responseHeader.
+ * Runs a search on the query executor, under the work budget (--query-timeout): the JSON it answers, in the
+ * parts it arrived in, or the archive's 400 for a request it cannot answer or a search that ran too long, and
+ * a 503 to retry when no query process was free. `params`: advanced search's echo for Solr's responseHeader.
  */
 async function search(
   app: FastifyInstance,
@@ -69,15 +71,23 @@ async function search(
   config: Config,
   job: SearchJob,
   params?: Record<string, unknown>,
-): Promise<string> {
+): Promise<Buffer[]> {
   const outcome = await inAreaTerms(
     app.queryPool.runTask(request.store, 'archive:search', job, config.queryTimeout),
     (budgetMs) =>
       new ArchiveError(400, `The search ran longer than ${budgetMs} ms and was stopped; narrow the query`, {}, params),
     (reason) => new ArchiveError(503, `The search service is busy: ${reason}. Try again.`, {}, params, true),
   );
-  if ('invalid' in outcome) throw new ArchiveError(400, outcome.invalid, {}, params);
-  return outcome.json;
+  if (typeof outcome === 'string') throw new ArchiveError(400, outcome, {}, params);
+  return outcome.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+}
+
+/** JSON in parts, sent as they are: one part as it is, several as a stream of known length. */
+function sendParts(reply: FastifyReply, parts: Buffer[]): FastifyReply {
+  reply.type(JSON_TYPE);
+  if (parts.length === 1) return reply.send(parts[0]);
+  const length = parts.reduce((n, p) => n + p.length, 0);
+  return reply.header('content-length', length).send(Readable.from(parts));
 }
 
 function scrapeHandler(app: FastifyInstance, config: Config) {
@@ -91,8 +101,6 @@ function scrapeHandler(app: FastifyInstance, config: Config) {
         throw new QuerySyntaxError(`count must be from ${SCRAPE_MIN} to ${SCRAPE_MAX}; ${count} is not`);
       const totalOnly = first(query.total_only) ?? 'false';
       if (totalOnly !== 'true' && totalOnly !== 'false') throw new QuerySyntaxError('total_only must be true or false');
-      // Read here, so that a malformed query is answered without a query process.
-      parseQuery(q);
       const params = {
         q,
         fields: list(query.fields)
@@ -103,12 +111,14 @@ function scrapeHandler(app: FastifyInstance, config: Config) {
         cursor: first(query.cursor) || undefined,
         totalOnly: totalOnly === 'true',
       };
+      // Read here, so that a malformed query is answered without a query process.
+      parseQuery(q);
       job = { api: 'scrape', params };
     } catch (err) {
       if (!(err instanceof QuerySyntaxError)) throw err;
       throw new ArchiveError(400, err.message);
     }
-    return reply.type(JSON_TYPE).send(await search(app, request, config, job));
+    return sendParts(reply, await search(app, request, config, job));
   };
 }
 
@@ -133,15 +143,16 @@ function advancedHandler(app: FastifyInstance, config: Config) {
         throw new QuerySyntaxError(
           `Paged sorted results are limited to the first ${PAGED_LIMIT}; use the scraping API`,
         );
+      const sortList = parseSorts(sorts);
       parseQuery(q);
-      job = { api: 'advanced', q, sorts: parseSorts(sorts), fields: fl.length ? fl : null, start, rows };
+      job = { api: 'advanced', q, sorts: sortList, fields: fl.length ? fl : null, start, rows };
     } catch (err) {
       if (!(err instanceof QuerySyntaxError)) throw err;
       throw new ArchiveError(400, err.message, {}, params);
     }
     const response = await search(app, request, config, job, params);
     const header = JSON.stringify({ status: 0, QTime: 0, params });
-    return reply.type(JSON_TYPE).send(`{"responseHeader":${header},"response":${response}}`);
+    return sendParts(reply, [Buffer.from(`{"responseHeader":${header},"response":`), ...response, CLOSE]);
   };
 }
 

@@ -165,18 +165,19 @@ export type SearchJob =
   | { api: 'scrape'; params: ScrapeParams }
   | { api: 'advanced'; q: string; sorts: Sort[]; fields: string[] | null; start: number; rows: number };
 
-/** The answer's JSON (advanced search: its `response` member), or why the request cannot be answered. */
-export type SearchOutcome = { json: string } | { invalid: string };
-
-/** A task of the query executor: one search, whole. */
-export function searchAnswer(store: FixtureStore, job: SearchJob): SearchOutcome {
+/**
+ * A task of the query executor: one search, whole. The answer's JSON (advanced search: its `response`
+ * member) as UTF-8 bytes, which a query process sends in slices when long (a page of every item of a large
+ * scenario is megabytes); or, as text, why the request cannot be answered.
+ */
+export function searchAnswer(store: FixtureStore, job: SearchJob): Uint8Array | string {
   try {
-    if (job.api === 'scrape') return { json: JSON.stringify(scrape(store, job.params)) };
+    if (job.api === 'scrape') return Buffer.from(JSON.stringify(scrape(store, job.params)));
     const hits = find(store, job.q, job.sorts);
     const docs = hits.slice(job.start, job.start + job.rows).map((d) => pick(d, job.fields, true));
-    return { json: JSON.stringify({ numFound: hits.length, start: job.start, docs }) };
+    return Buffer.from(JSON.stringify({ numFound: hits.length, start: job.start, docs }));
   } catch (err) {
-    if (err instanceof QuerySyntaxError) return { invalid: err.message };
+    if (err instanceof QuerySyntaxError) return err.message;
     throw err;
   }
 }
