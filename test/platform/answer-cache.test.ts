@@ -86,6 +86,22 @@ describe('the answer cache', () => {
     expect(app.runtime.answers.size).toBe(3);
   });
 
+  it('keeps a target with a bad percent-encoding as sent: its parser reads an encoded letter there as it is', async () => {
+    app.runtime.answers.clear();
+    // The query parser decodes a value only when all of it decodes: with %ZZ in it, %6x stays %6x.
+    const search = (id: string) =>
+      get(`/archive/advancedsearch.php?q=identifier:${id}+OR+%ZZ&fl[]=identifier&output=json`);
+    const found = (res: { body: Buffer }) =>
+      (JSON.parse(res.body.toString()) as { response: { numFound: number } }).response.numFound;
+    const encoded = `%${archiveItem.charCodeAt(0).toString(16)}${archiveItem.slice(1)}`;
+    expect(found(await search(archiveItem))).toBe(1);
+    console.log('SIZE', app.runtime.answers.size);
+    expect(found(await search(encoded))).toBe(0);
+    app.runtime.answers.clear();
+    expect(found(await search(encoded))).toBe(0);
+    expect(found(await search(archiveItem))).toBe(1);
+  });
+
   it('journals a cached answer with the same cut body as the answer it repeats', async () => {
     app.runtime.answers.clear();
     // Longer than the journal keeps (4096 bytes by default), so the journal shows a cut body.

@@ -38,10 +38,17 @@ const UNRESERVED = /^[A-Za-z0-9._~-]$/;
  * A request target in RFC 3986's syntax-based normal form (section 6.2.2): percent-encodings in upper case,
  * and those of unreserved characters decoded. Every server reads the two spellings alike; nothing else is
  * changed, since a query's order and its other spellings (`+`, an encoded `&` or `=`) mean something to PHP
- * and ASP.NET binders.
+ * and ASP.NET binders. Only a target whose every percent-encoding decodes (valid hex, whole UTF-8): a query
+ * parser keeps a value with a bad one exactly as sent (`%65` then stays `%65`, not `e`), so there the two
+ * spellings mean different things and the target is used as it is.
  */
 export function canonicalTarget(url: string): string {
   if (!url.includes('%')) return url;
+  try {
+    decodeURIComponent(url);
+  } catch {
+    return url;
+  }
   return url.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));
     return UNRESERVED.test(char) ? char : `%${hex.toUpperCase()}`;
