@@ -34,6 +34,15 @@ describe('archive search on the query executor', () => {
         response: { start: 0 },
       });
       expect(runTask.mock.calls.map((c) => c[1])).toEqual(['archive:search', 'archive:search']);
+      // Both answers are kept by the answer cache: asked again, no query process is asked.
+      const again = await app.inject(
+        '/archive/advancedsearch.php?q=mediatype:texts&fl[]=identifier&rows=3&output=json',
+      );
+      expect(again.rawPayload.equals(advanced.rawPayload)).toBe(true);
+      expect((await app.inject('/archive/services/search/v1/scrape?q=mediatype:texts&count=100')).body).toBe(
+        scrape.body,
+      );
+      expect(runTask).toHaveBeenCalledTimes(2);
     } finally {
       runTask.mockRestore();
     }

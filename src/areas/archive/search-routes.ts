@@ -82,12 +82,17 @@ async function search(
   return outcome.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
 }
 
-/** JSON in parts, sent as they are: one part as it is, several as a stream of known length. */
-function sendParts(reply: FastifyReply, parts: Buffer[]): FastifyReply {
+/**
+ * JSON that arrived in `parts` (one unless it was long), between `before` and `after`: one Buffer, which the
+ * answer cache can keep, or for a long answer a stream of known length, so that megabytes are not copied
+ * into one piece on the event loop.
+ */
+function sendParts(reply: FastifyReply, parts: Buffer[], before?: Buffer, after?: Buffer): FastifyReply {
   reply.type(JSON_TYPE);
-  if (parts.length === 1) return reply.send(parts[0]);
-  const length = parts.reduce((n, p) => n + p.length, 0);
-  return reply.header('content-length', length).send(Readable.from(parts));
+  const all = [...(before ? [before] : []), ...parts, ...(after ? [after] : [])];
+  if (parts.length === 1) return reply.send(all.length === 1 ? all[0] : Buffer.concat(all));
+  const length = all.reduce((n, p) => n + p.length, 0);
+  return reply.header('content-length', length).send(Readable.from(all));
 }
 
 function scrapeHandler(app: FastifyInstance, config: Config) {
@@ -152,7 +157,7 @@ function advancedHandler(app: FastifyInstance, config: Config) {
     }
     const response = await search(app, request, config, job, params);
     const header = JSON.stringify({ status: 0, QTime: 0, params });
-    return sendParts(reply, [Buffer.from(`{"responseHeader":${header},"response":`), ...response, CLOSE]);
+    return sendParts(reply, response, Buffer.from(`{"responseHeader":${header},"response":`), CLOSE);
   };
 }
 
