@@ -14,7 +14,13 @@ export type ValuePattern =
   | { kind: 'absent' }
   | { kind: 'binaryEqualTo'; expected: Buffer }
   | { kind: 'equalToJson'; expected: unknown; ignoreArrayOrder: boolean; ignoreExtraElements: boolean }
-  | { kind: 'matchesJsonPath'; expression: string; sub: ValuePattern | null }
+  | {
+      kind: 'matchesJsonPath';
+      expression: string;
+      sub: ValuePattern | null;
+      /** The matcher's value as the mapping gave it: what the regex thread is sent to match it there. */
+      source: unknown;
+    }
   | { kind: 'and' | 'or'; parts: ValuePattern[] };
 
 // re2-wasm compiles its WebAssembly when it is loaded: only a server whose stubs hold a pattern pays for it
@@ -193,12 +199,13 @@ function equalToJson(json: Record<string, unknown>, field: string): ValuePattern
 }
 
 function jsonPathPattern(value: unknown, field: string): ValuePattern {
-  if (typeof value === 'string') return { kind: 'matchesJsonPath', expression: checkPath(value, field), sub: null };
+  if (typeof value === 'string')
+    return { kind: 'matchesJsonPath', expression: checkPath(value, field), sub: null, source: value };
   if (!isObject(value) || typeof value.expression !== 'string')
     throw new MappingError(field, 'must be a JSON path string or {"expression": "...", <matcher>}');
   const { expression, ...rest } = value;
   const sub = Object.keys(rest).length > 0 ? parsePattern(rest, field) : null;
-  return { kind: 'matchesJsonPath', expression: checkPath(expression, `${field}/expression`), sub };
+  return { kind: 'matchesJsonPath', expression: checkPath(expression, `${field}/expression`), sub, source: value };
 }
 
 function checkPath(expression: string, field: string): string {

@@ -1,6 +1,7 @@
-// Regular expressions over large bodies run on a thread of their own: even RE2's linear time is tens to
-// hundreds of milliseconds for a MiB (most of it re2-wasm copying the text into WebAssembly), and the
-// event loop must stay free for other clients (health answers within 100 ms).
+// Regular expressions and JSONPath matchers over large bodies run on a thread of their own: even RE2's linear
+// time is tens to hundreds of milliseconds for a MiB (most of it re2-wasm copying the text into WebAssembly),
+// a JSONPath `..` over a MiB as long, and the event loop must stay free for other clients (health answers
+// within 100 ms).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -25,6 +26,9 @@ interface Pending {
   again: () => void;
 }
 
+/** What the thread matches a text against: a regular expression's source, or a matchesJsonPath matcher. */
+type Matcher = { source: string } | { jsonPath: unknown };
+
 /** Texts the thread holds at most (each sent once for all the patterns its body meets); the thread keeps the same. */
 const KEEP = 8;
 
@@ -45,7 +49,11 @@ export class RegexThread {
 
   /** Whether `text` fully matches `source` (already checked by SafeRegex), computed off the event loop. */
   readonly test = (source: string, text: string): Promise<boolean> =>
-    new Promise((resolve, reject) => this.#post(source, text, false, resolve, reject));
+    new Promise((resolve, reject) => this.#post({ source }, text, false, resolve, reject));
+
+  /** Whether the JSON `text` matches a matchesJsonPath matcher (its mapping's value), computed off the event loop. */
+  readonly jsonPath = (source: unknown, text: string): Promise<boolean> =>
+    new Promise((resolve, reject) => this.#post({ jsonPath: source }, text, false, resolve, reject));
 
   #start(): Running {
     const worker = new Worker(workerScriptFile(), { workerData: { keep: KEEP } });
@@ -70,20 +78,20 @@ export class RegexThread {
     return self;
   }
 
-  #post(source: string, text: string, withText: boolean, resolve: Pending['resolve'], reject: Pending['reject']) {
+  #post(what: Matcher, text: string, withText: boolean, resolve: Pending['resolve'], reject: Pending['reject']) {
     const thread = (this.#thread ??= this.#start());
     const { worker, pending } = thread;
     const id = this.#nextId++;
     // Held while a body waits for its answer; an idle thread does not keep the process alive.
     if (pending.size === 0) worker.ref();
-    pending.set(id, { resolve, reject, again: () => this.#post(source, text, true, resolve, reject) });
+    pending.set(id, { resolve, reject, again: () => this.#post(what, text, true, resolve, reject) });
     // Messages arrive in order: a text sent once serves every later pattern while the thread keeps it.
     const held = withText ? undefined : this.#sent.find((t) => t.text === text);
-    if (held) worker.postMessage({ id, source, key: held.key });
+    if (held) worker.postMessage({ id, ...what, key: held.key });
     else {
       this.#sent.push({ text, key: id });
       if (this.#sent.length > KEEP) this.#sent.shift();
-      worker.postMessage({ id, source, key: id, text });
+      worker.postMessage({ id, ...what, key: id, text });
     }
   }
 }

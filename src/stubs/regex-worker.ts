@@ -1,13 +1,19 @@
-// The regular-expression thread's script (started by regex-thread.ts): RE2 full matches over the texts it
-// was sent, each text sent once for all the patterns its body meets.
+// The regular-expression thread's script (started by regex-thread.ts): RE2 full matches and matchesJsonPath
+// matchers over the texts it was sent, each text sent once for all the patterns its body meets.
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
+import { parseJson, valueMatches, type ParsedJson } from './pattern-match.js';
+import { parsePattern, type ValuePattern } from './patterns.js';
 import { fullMatch } from './regex-thread.js';
 
-/** What the thread is asked: a pattern, and the text (sent with it) or the key of a text sent before. */
+/**
+ * What the thread is asked: a regular expression's source or a matchesJsonPath matcher (its mapping's
+ * value), and the text (sent with it) or the key of a text sent before.
+ */
 export interface MatchRequest {
   id: number;
-  source: string;
+  source?: string;
+  jsonPath?: unknown;
   key: number;
   text?: string;
 }
@@ -27,23 +33,30 @@ type Re2Constructor = new (source: string, flags: string) => Re2;
 /** Compiled patterns kept at most; past it, they are compiled again. */
 const MAX_COMPILED = 512;
 
-/** The thread's state: the texts it holds (the newest `keep`) and the patterns it compiled. */
+/** The thread's state: the texts it holds (the newest `keep`), their JSON once read, and the patterns it compiled. */
 export class RegexMatcher {
   readonly #compiled = new Map<string, Re2>();
+  readonly #paths = new Map<string, ValuePattern>();
   readonly #texts = new Map<number, string>();
+  readonly #json = new Map<number, ParsedJson>();
 
   constructor(
     private readonly re2: Re2Constructor,
     private readonly keep: number,
   ) {}
 
-  match({ id, source, key, text }: MatchRequest): MatchReply {
+  match({ id, source, jsonPath, key, text }: MatchRequest): MatchReply {
     if (text !== undefined) {
       this.#texts.set(key, text);
-      if (this.#texts.size > this.keep) this.#texts.delete(this.#texts.keys().next().value!);
+      if (this.#texts.size > this.keep) {
+        const oldest = this.#texts.keys().next().value!;
+        this.#texts.delete(oldest);
+        this.#json.delete(oldest);
+      }
     }
     const held = this.#texts.get(key);
     if (held === undefined) return { id, hit: false, lost: true };
+    if (source === undefined) return { id, hit: this.#jsonPath(jsonPath, key, held) };
     let re = this.#compiled.get(source);
     if (!re) {
       if (this.#compiled.size >= MAX_COMPILED) this.#compiled.clear();
@@ -51,6 +64,27 @@ export class RegexMatcher {
       this.#compiled.set(source, re);
     }
     return { id, hit: re.test(held) };
+  }
+
+  /** A matchesJsonPath matcher on a held text, its JSON read once for all the matchers its body meets. */
+  #jsonPath(matcher: unknown, key: number, text: string): boolean {
+    const name = JSON.stringify(matcher);
+    let pattern = this.#paths.get(name);
+    if (!pattern) {
+      if (this.#paths.size >= MAX_COMPILED) this.#paths.clear();
+      // Checked when the mapping was read: it parses the same here.
+      pattern = parsePattern({ matchesJsonPath: matcher }, '/matchesJsonPath');
+      this.#paths.set(name, pattern);
+    }
+    const json = () => {
+      let parsed = this.#json.get(key);
+      if (!parsed) {
+        parsed = parseJson(text);
+        this.#json.set(key, parsed);
+      }
+      return parsed;
+    };
+    return valueMatches(pattern, text, json);
   }
 }
 

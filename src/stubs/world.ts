@@ -88,7 +88,7 @@ export class Stubs {
 
   /** `match` for a request with a body, yielding the event loop between its patterns (see StubStore.matchSliced). */
   async matchSliced(request: StubRequest, scenarioStubs?: StubStore | null): Promise<Matched | undefined> {
-    const slicing = { tick: timeSlicer(), regex: this.#regex.test };
+    const slicing = { tick: timeSlicer(), regex: this.#regex.test, jsonPath: this.#regex.jsonPath };
     if (scenarioStubs) {
       const stub = await scenarioStubs.matchSliced(request, slicing);
       if (stub) return { stub, store: scenarioStubs };

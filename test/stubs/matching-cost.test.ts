@@ -1,7 +1,7 @@
 // Matching stubs on the request path: values are compared, not measured, and bodies are matched a slice at a time.
 import { describe, expect, it, vi } from 'vitest';
 import { mulberry32 } from '../../fixtures/lib/prng.js';
-import { distance, valueMatches } from '../../src/stubs/pattern-match.js';
+import { bodyMatchesSliced, distance, parseJson, valueMatches } from '../../src/stubs/pattern-match.js';
 import { parsePattern } from '../../src/stubs/patterns.js';
 import { Stubs } from '../../src/stubs/world.js';
 import { testApp } from '../helpers/app.js';
@@ -26,6 +26,40 @@ describe('valueMatches', () => {
       const pattern = parsePattern(tree(3), '/request/headers/x');
       const value = random() < 0.15 ? undefined : word() + word();
       expect(valueMatches(pattern, value), JSON.stringify({ pattern, value })).toBe(distance(pattern, value) === 0);
+    }
+  });
+});
+
+describe('matchesJsonPath with a sub-matcher, a slice at a time', () => {
+  it('agrees with distance === 0 on random documents, paths and sub-matchers', async () => {
+    const random = mulberry32(9);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+    const value = (depth: number): unknown => {
+      const r = random();
+      if (depth === 0 || r < 0.3) return pick(['a', 'b', 1, 2, true, null]);
+      if (r < 0.6) return Array.from({ length: Math.floor(random() * 3) }, () => value(depth - 1));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 3) }, () => [pick(['a', 'k']), value(depth - 1)]),
+      );
+    };
+    const slicing = { tick: () => undefined, regex: async () => false, jsonPath: async () => false };
+    for (let i = 0; i < 2_000; i++) {
+      const text = JSON.stringify({ k: value(3), a: value(2) });
+      const sub = pick([
+        { equalTo: 'a' },
+        { equalTo: '["a","b"]' },
+        { equalTo: '1' },
+        { contains: 'a' },
+        { equalTo: '[1,2]' },
+      ]);
+      const pattern = parsePattern(
+        { matchesJsonPath: { expression: pick(['$..a', '$..*', '$.k', '$..k[0]']), ...sub } },
+        '/b',
+      );
+      const body = { bytes: Buffer.from(text), text, json: () => parseJson(text) };
+      expect(await bodyMatchesSliced(pattern, body, slicing), `${JSON.stringify(pattern)} on ${text}`).toBe(
+        distance(pattern, text) === 0,
+      );
     }
   });
 });
@@ -55,6 +89,24 @@ describe('stub matching on the request path', async () => {
     expect(hit.statusCode).toBe(204);
     const miss = await app.inject({ url: '/many-parts', headers: { 'x-a': long('0') } });
     expect(miss.statusCode).toBe(404);
+  });
+
+  it('matches a JSONPath that finds 150,000 values: a match, or a 404, never a 500', async () => {
+    expect(
+      (
+        await post('/__admin/mappings', {
+          request: {
+            method: 'POST',
+            urlPath: '/many-found',
+            bodyPatterns: [{ matchesJsonPath: { expression: '$..*', equalTo: 'needle' } }],
+          },
+          response: { status: 201 },
+        })
+      ).statusCode,
+    ).toBe(201);
+    const numbers = Array.from({ length: 150_000 }, (_, i) => i % 10);
+    expect((await post('/many-found', { n: numbers, deep: { deeper: 'needle' } })).statusCode).toBe(201);
+    expect((await post('/many-found', { n: numbers })).statusCode).toBe(404);
   });
 
   it('matches a request with a small body a slice at a time, like a large one', async () => {
