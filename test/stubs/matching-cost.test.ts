@@ -73,18 +73,16 @@ describe('stub matching on the request path', async () => {
       headers: { 'content-type': 'application/json' },
       payload: JSON.stringify(payload),
     });
+  /** Adds a stub through WireMock's admin API. */
+  const addStub = async (mapping: unknown) => expect((await post('/__admin/mappings', mapping)).statusCode).toBe(201);
 
   it('answers a header rule of thousands of long equalTo parts by comparing them', async () => {
     const long = (c: string) => c.repeat(256);
     const parts = Array.from({ length: 3_000 }, (_, i) => ({ equalTo: long(String.fromCharCode(97 + (i % 26))) }));
-    expect(
-      (
-        await post('/__admin/mappings', {
-          request: { method: 'GET', urlPath: '/many-parts', headers: { 'x-a': { or: parts } } },
-          response: { status: 204 },
-        })
-      ).statusCode,
-    ).toBe(201);
+    await addStub({
+      request: { method: 'GET', urlPath: '/many-parts', headers: { 'x-a': { or: parts } } },
+      response: { status: 204 },
+    });
     const hit = await app.inject({ url: '/many-parts', headers: { 'x-a': long('c') } });
     expect(hit.statusCode).toBe(204);
     const miss = await app.inject({ url: '/many-parts', headers: { 'x-a': long('0') } });
@@ -92,36 +90,28 @@ describe('stub matching on the request path', async () => {
   });
 
   it('matches a JSONPath that finds 150,000 values: a match, or a 404, never a 500', async () => {
-    expect(
-      (
-        await post('/__admin/mappings', {
-          request: {
-            method: 'POST',
-            urlPath: '/many-found',
-            bodyPatterns: [{ matchesJsonPath: { expression: '$..*', equalTo: 'needle' } }],
-          },
-          response: { status: 201 },
-        })
-      ).statusCode,
-    ).toBe(201);
+    await addStub({
+      request: {
+        method: 'POST',
+        urlPath: '/many-found',
+        bodyPatterns: [{ matchesJsonPath: { expression: '$..*', equalTo: 'needle' } }],
+      },
+      response: { status: 201 },
+    });
     const numbers = Array.from({ length: 150_000 }, (_, i) => i % 10);
     expect((await post('/many-found', { n: numbers, deep: { deeper: 'needle' } })).statusCode).toBe(201);
     expect((await post('/many-found', { n: numbers })).statusCode).toBe(404);
   });
 
   it('matches a request with a small body a slice at a time, like a large one', async () => {
-    expect(
-      (
-        await post('/__admin/mappings', {
-          request: {
-            method: 'POST',
-            urlPath: '/small-body',
-            bodyPatterns: [{ matchesJsonPath: "$..[?(@.k == 'yes')]" }],
-          },
-          response: { status: 201 },
-        })
-      ).statusCode,
-    ).toBe(201);
+    await addStub({
+      request: {
+        method: 'POST',
+        urlPath: '/small-body',
+        bodyPatterns: [{ matchesJsonPath: "$..[?(@.k == 'yes')]" }],
+      },
+      response: { status: 201 },
+    });
     const sliced = vi.spyOn(Stubs.prototype, 'matchSliced');
     try {
       expect((await post('/small-body', [{ k: 'no' }, { k: 'yes' }])).statusCode).toBe(201);
