@@ -1,6 +1,7 @@
 // How a request's value or body is matched against a stub's patterns (patterns.ts reads them): on the
-// request path whether it matches (valueMatches, bodyMatches, a large body a slice at a time), and for
-// near-miss reports how far it is (distance, WireMock's normalised Levenshtein for equalTo).
+// request path whether it matches (valueMatches, bodyMatches, a body a slice at a time), and for near-miss
+// reports how far it is. A distance is 0 for a match and up to 1 for a miss; near-miss reports sort by it, as
+// WireMock's MatchResult.getDistance does (EqualToPattern: normalised Levenshtein; regex and contains: 0 or 1).
 import { JSONPath } from 'jsonpath-plus';
 import { isObject } from './errors.js';
 import type { ValuePattern } from './patterns.js';
@@ -34,7 +35,7 @@ export function parseJson(text: string): ParsedJson {
   }
 }
 
-/** What matching a large body needs: a pause between its patterns, and a thread for regular expressions. */
+/** What matching a body needs: a pause between its patterns, and a thread for regular expressions and JSONPath. */
 export interface Slicing {
   /** A promise to wait for when the event loop is due to other work (see timeSlicer in world.ts). */
   tick: () => Promise<void> | undefined;

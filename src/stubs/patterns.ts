@@ -1,7 +1,4 @@
 // WireMock's string value patterns (StringValuePattern and its subclasses) as data, parsed once; pattern-match.ts matches them.
-//
-// A distance is 0 for a match and up to 1 for a miss; near-miss reports sort by it, as WireMock's
-// MatchResult.getDistance does (EqualToPattern: normalised Levenshtein; regex and contains: 0 or 1).
 import { createRequire } from 'node:module';
 import type { RE2 } from 're2-wasm';
 import { MappingError, isObject } from './errors.js';
