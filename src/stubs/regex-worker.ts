@@ -92,5 +92,15 @@ if (parentPort) {
   const port = parentPort;
   const { RE2 } = createRequire(import.meta.url)('re2-wasm') as { RE2: Re2Constructor };
   const matcher = new RegexMatcher(RE2, (workerData as { keep: number }).keep);
-  port.on('message', (request: MatchRequest) => port.postMessage(matcher.match(request)));
+  port.on('message', (request: MatchRequest) => {
+    let reply: MatchReply;
+    try {
+      reply = matcher.match(request);
+    } catch {
+      // One body that cannot be matched (JSON nested too deep for the stack) is no match, and the thread
+      // stays up for every other request's patterns.
+      reply = { id: request.id, hit: false };
+    }
+    port.postMessage(reply);
+  });
 }

@@ -75,6 +75,9 @@ describe('stub matching on the request path', async () => {
     });
   /** Adds a stub through WireMock's admin API. */
   const addStub = async (mapping: unknown) => expect((await post('/__admin/mappings', mapping)).statusCode).toBe(201);
+  /** A stub answering `status` to a POST to `urlPath` whose body meets `pattern`. */
+  const bodyStub = (urlPath: string, pattern: unknown, status: number) =>
+    addStub({ request: { method: 'POST', urlPath, bodyPatterns: [pattern] }, response: { status } });
 
   it('answers a header rule of thousands of long equalTo parts by comparing them', async () => {
     const long = (c: string) => c.repeat(256);
@@ -90,28 +93,31 @@ describe('stub matching on the request path', async () => {
   });
 
   it('matches a JSONPath that finds 150,000 values: a match, or a 404, never a 500', async () => {
-    await addStub({
-      request: {
-        method: 'POST',
-        urlPath: '/many-found',
-        bodyPatterns: [{ matchesJsonPath: { expression: '$..*', equalTo: 'needle' } }],
-      },
-      response: { status: 201 },
-    });
+    await bodyStub('/many-found', { matchesJsonPath: { expression: '$..*', equalTo: 'needle' } }, 201);
     const numbers = Array.from({ length: 150_000 }, (_, i) => i % 10);
     expect((await post('/many-found', { n: numbers, deep: { deeper: 'needle' } })).statusCode).toBe(201);
     expect((await post('/many-found', { n: numbers })).statusCode).toBe(404);
   });
 
+  it('takes a body nested too deep for JSON.stringify as no match, on the event loop and on the thread, failing no one else', async () => {
+    await bodyStub('/too-deep', { matchesJsonPath: { expression: '$', equalTo: 'x' } }, 200);
+    await bodyStub('/letters', { matches: '[a-z]+' }, 202);
+    const nested = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+    const send = (url: string, payload: string) =>
+      app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
+    // Under 64 KiB the matcher runs on the event loop; over it on the regex thread, beside another body's expression.
+    // No stub matches: the request goes on to mockyard's own JSON nesting limit (a 400), never a 500.
+    expect((await send('/too-deep', nested(5_000))).statusCode).toBe(400);
+    const [deep, letters] = await Promise.all([
+      send('/too-deep', nested(40_000)),
+      send('/letters', 'a'.repeat(900_000)),
+    ]);
+    expect(deep.statusCode).toBe(400);
+    expect(letters.statusCode).toBe(202);
+  });
+
   it('matches a request with a small body a slice at a time, like a large one', async () => {
-    await addStub({
-      request: {
-        method: 'POST',
-        urlPath: '/small-body',
-        bodyPatterns: [{ matchesJsonPath: "$..[?(@.k == 'yes')]" }],
-      },
-      response: { status: 201 },
-    });
+    await bodyStub('/small-body', { matchesJsonPath: "$..[?(@.k == 'yes')]" }, 201);
     const sliced = vi.spyOn(Stubs.prototype, 'matchSliced');
     try {
       expect((await post('/small-body', [{ k: 'no' }, { k: 'yes' }])).statusCode).toBe(201);

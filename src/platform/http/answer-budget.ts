@@ -1,12 +1,13 @@
 // Answers held in memory until their clients have read them share one budget, as request bodies share theirs
 // (body-budget.ts): clients that ask for large answers and then stop reading cannot pile them up.
+import { finished } from 'node:stream';
 
 /** Bytes of finished answers mockyard holds for clients at once (a 40,000-definition AGCO page is 57 MB). */
 export const ANSWERS_IN_FLIGHT_BYTES = 256 * 1024 * 1024;
 
-/** The part of a reply the budget needs: the connection that says when the answer has gone or will not. */
+/** The part of a reply the budget needs: the response that says when the answer has gone or will not. */
 interface HeldBy {
-  raw: { once(event: 'close', listener: () => void): unknown };
+  raw: NodeJS.WritableStream;
 }
 
 /**
@@ -25,12 +26,18 @@ export class AnswerBudget {
     return this.#held;
   }
 
-  /** Holds `bytes` until `reply`'s response is done; false (nothing held) when they do not fit. */
+  /**
+   * Holds `bytes` until `reply`'s response has been written or has failed (its client gone, before or after
+   * this call: `finished` also tells of a response that ended while the page was being made); false (nothing
+   * held) when they do not fit.
+   */
   hold(reply: HeldBy, bytes: number): boolean {
     if (this.#held > 0 && this.#held + bytes > this.limit) return false;
     this.#held += bytes;
-    reply.raw.once('close', () => {
-      this.#held -= bytes;
+    let held = true;
+    finished(reply.raw, () => {
+      if (held) this.#held -= bytes;
+      held = false;
     });
     return true;
   }
