@@ -1,7 +1,7 @@
 // Content negotiation as ASP.NET Web API does it: JSON by default, text/json, or DataContract-style XML.
-import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
+import { sendParts } from '../../platform/http/send-parts.js';
 
 export const MEDIA_TYPES = ['application/json', 'text/json', 'application/xml', 'text/xml'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
@@ -23,7 +23,7 @@ export const contentTypeOf = (type: MediaType): string => `${type}; charset=utf-
 
 /**
  * Sends a body already rendered for the negotiated type, with that type as Content-Type. A body from the query
- * executor comes in parts (a long one crossed in slices): more than one are streamed, with their total length.
+ * executor comes in parts (a long one crossed in slices; see sendParts).
  */
 export function sendAs(
   reply: FastifyReply,
@@ -33,10 +33,7 @@ export function sendAs(
 ): FastifyReply {
   reply.code(status).type(contentTypeOf(type));
   if (typeof body === 'string') return reply.send(body);
-  const parts = body.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
-  if (parts.length === 1) return reply.send(parts[0]);
-  const length = parts.reduce((n, p) => n + p.length, 0);
-  return reply.header('content-length', length).send(Readable.from(parts));
+  return sendParts(reply, body);
 }
 
 export function mediaTypeOf(request: FastifyRequest): MediaType {

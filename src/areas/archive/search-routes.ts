@@ -1,9 +1,9 @@
 // archive.org's search APIs (https://archive.org/help/aboutsearch.htm): the scraping API and advanced search.
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../../config.js';
 import { inAreaTerms } from '../../platform/data/work-budget-error.js';
+import { sendParts } from '../../platform/http/send-parts.js';
 import { ArchiveError } from './errors.js';
 import { QuerySyntaxError, parseQuery } from './search-query.js';
 import { SCRAPE_MAX, SCRAPE_MIN, parseSorts, type SearchJob } from './search.js';
@@ -71,7 +71,7 @@ async function search(
   config: Config,
   job: SearchJob,
   params?: Record<string, unknown>,
-): Promise<Buffer[]> {
+): Promise<Uint8Array[]> {
   const outcome = await inAreaTerms(
     app.queryPool.runTask(request.store, 'archive:search', job, config.queryTimeout),
     (budgetMs) =>
@@ -79,20 +79,7 @@ async function search(
     (reason) => new ArchiveError(503, `The search service is busy: ${reason}. Try again.`, {}, params, true),
   );
   if (typeof outcome === 'string') throw new ArchiveError(400, outcome, {}, params);
-  return outcome.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
-}
-
-/**
- * JSON that arrived in `parts` (one unless it was long), between `before` and `after`: one Buffer, which the
- * answer cache can keep, or for a long answer a stream of known length, so that megabytes are not copied
- * into one piece on the event loop.
- */
-function sendParts(reply: FastifyReply, parts: Buffer[], before?: Buffer, after?: Buffer): FastifyReply {
-  reply.type(JSON_TYPE);
-  const all = [...(before ? [before] : []), ...parts, ...(after ? [after] : [])];
-  if (parts.length === 1) return reply.send(all.length === 1 ? all[0] : Buffer.concat(all));
-  const length = all.reduce((n, p) => n + p.length, 0);
-  return reply.header('content-length', length).send(Readable.from(all));
+  return outcome;
 }
 
 function scrapeHandler(app: FastifyInstance, config: Config) {
@@ -123,7 +110,7 @@ function scrapeHandler(app: FastifyInstance, config: Config) {
       if (!(err instanceof QuerySyntaxError)) throw err;
       throw new ArchiveError(400, err.message);
     }
-    return sendParts(reply, await search(app, request, config, job));
+    return sendParts(reply.type(JSON_TYPE), await search(app, request, config, job));
   };
 }
 
@@ -157,7 +144,7 @@ function advancedHandler(app: FastifyInstance, config: Config) {
     }
     const response = await search(app, request, config, job, params);
     const header = JSON.stringify({ status: 0, QTime: 0, params });
-    return sendParts(reply, response, Buffer.from(`{"responseHeader":${header},"response":`), CLOSE);
+    return sendParts(reply.type(JSON_TYPE), response, Buffer.from(`{"responseHeader":${header},"response":`), CLOSE);
   };
 }
 
