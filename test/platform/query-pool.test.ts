@@ -1,10 +1,12 @@
 // The query executor: answers from child processes, a budget that kills the process running an over-budget
 // statement, cheap queries answered beside expensive ones, and scenario stores queried the same way.
 import { EventEmitter, once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, getPriority } from 'node:os';
 import Database from '../../fixtures/lib/sqlite.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
+import { QUERY_PROCESS_FLAGS } from '../../src/platform/data/child-env.js';
 import { FixtureStore } from '../../src/platform/data/fixture-store.js';
 import { QueryPool, WorkBudgetError, type Step } from '../../src/platform/data/query-pool.js';
 import { ScenarioBodyChecker, buildScenario, openScenario } from '../../src/scenarios/build.js';
@@ -51,6 +53,18 @@ describe('QueryPool', () => {
     expect(pool.pids.length).toBeGreaterThan(0);
     expect(pool.pids).not.toContain(process.pid);
   });
+
+  it.runIf(process.platform === 'linux')(
+    "starts its processes with the query process's V8 flags, not the server's",
+    async () => {
+      await pool.run(store, [{ op: 'pluckGet', sql: 'SELECT 1', params: [] }], 30_000);
+      for (const pid of pool.pids) {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0');
+        expect(argv).toEqual(expect.arrayContaining([...QUERY_PROCESS_FLAGS]));
+        for (const flag of process.execArgv) expect(argv).not.toContain(flag);
+      }
+    },
+  );
 
   it('reports SQL errors as errors, not as budget errors', async () => {
     await expect(

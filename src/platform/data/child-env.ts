@@ -23,6 +23,19 @@ const TUNABLES = {
   'glibc.malloc.trim_threshold': String(64 * 1024 * 1024),
 };
 
+/**
+ * V8's flags for a query process. --initial-old-space-size=64 (MB): the old generation's first limit, and
+ * what V8 keeps it at while the live heap stays far below it. A query process lives on ~8 MB of old objects
+ * and makes short-lived garbage fast (bytes from SQLite, a job's query), so its young generation grows to
+ * V8's largest. With the default first limit (a few times the live size), V8 found the old generation's
+ * headroom too small beside that young generation and started incremental marking by task again right after
+ * each collection: ~20 marking starts and 2 full collections a second under the DKAN mix, their concurrent
+ * marking taking 13-20% of a core (perf). With 64 MB: a full collection every 5-10 s, 0.26-0.29 ms of CPU per
+ * job instead of 0.30-0.34 (docs/performance.md). It is a limit, not a reservation: the committed heap stayed
+ * at 44-46 MB (41.7 before); 32 or 48 MB did not stop the restarts.
+ */
+export const QUERY_PROCESS_FLAGS: readonly string[] = ['--initial-old-space-size=64'];
+
 export function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const own = env.GLIBC_TUNABLES ?? '';
   // A setting of the user's own wins.

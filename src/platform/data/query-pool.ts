@@ -5,7 +5,7 @@ import { availableParallelism, setPriority } from 'node:os';
 import { TASKS, type Delivered, type TaskInput, type TaskName, type TaskResult } from '../../query-tasks.js';
 import type { FixtureStore } from './fixture-store.js';
 import { delivered, settle, type ChildMessage, type Job, type Slot } from './query-job.js';
-import { childEnv } from './child-env.js';
+import { QUERY_PROCESS_FLAGS, childEnv } from './child-env.js';
 import { processCpuMs } from './process-cpu.js';
 import { queryChildScript } from './query-child-script.js';
 import type { Step } from './steps.js';
@@ -153,7 +153,8 @@ export class QueryPool {
     this.#script ??= queryChildScript();
     const child = fork(this.#script, [], {
       serialization: 'advanced',
-      execArgv: [],
+      // Not the server's own flags (a test runner's, an inspector's): the query process's (child-env.ts).
+      execArgv: [...QUERY_PROCESS_FLAGS],
       env: childEnv(process.env),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
