@@ -24,15 +24,13 @@ const TUNABLES = {
 };
 
 /**
- * V8's flags for a query process. --initial-old-space-size=64 (MB): the old generation's first limit, and
- * what V8 keeps it at while the live heap stays far below it. A query process lives on ~8 MB of old objects
- * and makes short-lived garbage fast (bytes from SQLite, a job's query), so its young generation grows to
- * V8's largest. With the default first limit (a few times the live size), V8 found the old generation's
- * headroom too small beside that young generation and started incremental marking by task again right after
- * each collection: ~20 marking starts and 2 full collections a second under the DKAN mix, their concurrent
- * marking taking 13-20% of a core (perf). With 64 MB: a full collection every 5-10 s, 0.26-0.29 ms of CPU per
- * job instead of 0.30-0.34 (docs/performance.md). It is a limit, not a reservation: the committed heap stayed
- * at 44-46 MB (41.7 before); 32 or 48 MB did not stop the restarts.
+ * V8's flags for a query process. --initial-old-space-size=64 (MB): the old generation's first limit, which
+ * V8 then keeps while the live heap stays far below it. Under the DKAN mix, with V8's default, a query
+ * process (about 8 MB of old objects, a 16 MB young generation) started incremental marking by task about 20
+ * times a second and made a full collection every 0.5 s; their concurrent marking took 13-20% of a core
+ * (perf). The same jobs run in a loop without the channel, or the channel fed jobs that query nothing, did
+ * not. With 64 MB: a full collection every 5-10 s, 0.26-0.29 ms of CPU per job instead of 0.30-0.34, and the
+ * committed heap at 44-46 MB (41.7 before); 32 or 48 MB did not stop the restarts (docs/performance.md).
  */
 export const QUERY_PROCESS_FLAGS: readonly string[] = ['--initial-old-space-size=64'];
 
