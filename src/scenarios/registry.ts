@@ -10,6 +10,7 @@ import { ScenarioBuilder } from './builder.js';
 import { ScenarioError } from './errors.js';
 import { SCENARIO_LIMITS, SCENARIO_NAME } from './schema.js';
 import type { FixtureStore } from '../platform/data/fixture-store.js';
+import { whenResponseDone } from '../platform/http/response-done.js';
 import { scenarioStubStore, stubStoreFromFile } from './stubs.js';
 import type { StubStore } from '../stubs/store.js';
 
@@ -287,7 +288,7 @@ export function scenarioStep(
   request.scenario = scenario;
   if (area && scenario.areas.has(area.name)) {
     request.store = scenario.store;
-    reply.raw.once('close', scenario.store.acquire());
+    whenResponseDone(reply.raw, scenario.store.acquire());
   }
   return true;
 }

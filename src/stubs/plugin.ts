@@ -16,6 +16,7 @@ import type { Matched, Stubs } from './world.js';
 import type { FixedAnswer } from '../platform/http/answer-cache.js';
 import type { StubMatcher } from '../platform/http/pipeline.js';
 import type { Runtime } from '../platform/controls/runtime.js';
+import { whenResponseDone } from '../platform/http/response-done.js';
 import type { Scenario, Scenarios } from '../scenarios/registry.js';
 
 /** Largest request body the stub step reads (Fastify's own default body limit). */
@@ -53,7 +54,7 @@ function journalFree(runtime: FastifyInstance['runtime'], request: FastifyReques
   const started = performance.now();
   const time = Date.now();
   const id = runtime.journal.nextId();
-  reply.raw.once('close', () => {
+  whenResponseDone(reply.raw, () => {
     const note = requestNotes.get(request.raw);
     runtime.journal.add({
       id,

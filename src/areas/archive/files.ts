@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import send from '@fastify/send';
 import { ArchiveError } from './errors.js';
 import type { FileRow } from './queries.js';
+import { whenResponseDone } from '../../platform/http/response-done.js';
 
 // nginx's conf/mime.types (the data nodes run nginx/1.24) for the extensions archive.org items carry, plus IA's
 // csv, srt, epub, torrent. Not the mime-types package: it disagrees with nginx on xml, js, bmp, ico, m4a, gz, tar.
@@ -186,7 +187,7 @@ export async function sendItemFile(
   // Sent, failed or cut off by the client: its share of the budget is free again (a HEAD or 304 answer never
   // reads its stream, so the response's own close counts too).
   result.stream.once('close', chunk.release);
-  reply.raw.once('close', chunk.release);
+  whenResponseDone(reply.raw, chunk.release);
 
   if (result.type === 'error') {
     result.stream.destroy();

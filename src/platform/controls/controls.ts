@@ -10,6 +10,7 @@ import { dropConnection, malformedPayload, slowPayload } from './faults.js';
 import { PreferError, parsePrefer, type FaultKind, type Preferences } from './prefer.js';
 import { between } from '../../../fixtures/lib/prng.js';
 import type { Runtime } from './runtime.js';
+import { whenResponseDone } from '../http/response-done.js';
 
 /** Statuses the error rate picks first, when the operation documents them: what the real service sends under load. */
 const ERROR_RATE_STATUS: Partial<Record<AreaDefinition['name'], number>> = { archive: 503, marketcheck: 429 };
@@ -40,7 +41,7 @@ function journalStep(runtime: Runtime, request: FastifyRequest, reply: FastifyRe
   const started = performance.now();
   const time = runtime.now();
   const id = runtime.journal.nextId();
-  reply.raw.once('close', () => {
+  whenResponseDone(reply.raw, () => {
     const noResponse = state.fault === 'reset' || state.fault === 'empty' || !reply.raw.headersSent;
     const note = requestNotes.get(request.raw);
     runtime.journal.add({

@@ -1,6 +1,7 @@
 // Which fixture store a request reads: the current generation of the generated data, swapped on rebuilds.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FixtureStore } from './fixture-store.js';
+import { whenResponseDone } from '../http/response-done.js';
 
 /** The store every new request gets, and the place a rebuilt one is swapped in. */
 export class Stores {
@@ -49,7 +50,7 @@ export class Stores {
 export function holdStore(stores: Stores, request: FastifyRequest, reply: FastifyReply): void {
   const store = stores.current;
   request.store = store;
-  if (stores.options.swappable) reply.raw.once('close', store.acquire());
+  if (stores.options.swappable) whenResponseDone(reply.raw, store.acquire());
 }
 
 declare module 'fastify' {

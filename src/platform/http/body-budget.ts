@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AreaDefinition } from '../area.js';
 import { sendAreaError } from './area-errors.js';
 import { sendMockyardError } from './mockyard-errors.js';
+import { whenResponseDone } from './response-done.js';
 
 /** Bytes of request bodies mockyard receives at once, counted by what each may grow to. */
 export const BODIES_IN_FLIGHT_BYTES = 64 * 1024 * 1024;
@@ -35,7 +36,7 @@ export function installBodyBudget(
       return;
     }
     reserved += bytes;
-    reply.raw.once('close', () => {
+    whenResponseDone(reply.raw, () => {
       reserved -= bytes;
     });
     done(null, payload);
