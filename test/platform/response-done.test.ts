@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { whenResponseDone } from '../../src/platform/http/response-done.js';
 import { PATH, qs } from '../agco/helpers.js';
 import { testApp } from '../helpers/app.js';
-import { inScenario, putScenario } from '../scenarios/helpers.js';
+import { inScenario, longPageDefinitions, putScenario } from '../scenarios/helpers.js';
 
 const { app } = await testApp();
 
@@ -36,13 +36,8 @@ describe('a streamed answer in a scenario', () => {
   });
 
   it('gives no MaxListenersExceededWarning (it did: 11 close listeners on the response)', async () => {
-    // About 3 MB as JSON: it crosses from the query process in slices and is sent as a stream.
-    const definitions = Array.from({ length: 6000 }, (_, i) => ({
-      Id: `Long.${String(i).padStart(5, '0')}`,
-      DescriptionForTranslator: `${i} ${'d'.repeat(200)}`,
-      Translations: [{ LanguageId: 1033, StringValue: `v${i} ${'s'.repeat(150)}` }],
-    }));
-    await putScenario(app, 'long-page', { agco: { definitions } });
+    // It crosses from the query process in slices and is sent as a stream.
+    await putScenario(app, 'long-page', { agco: { definitions: longPageDefinitions() } });
     const res = await app.inject({
       url: `${PATH}${qs({ limit: 6000, includeTranslations: true })}`,
       headers: inScenario('long-page', { authorization: 'Bearer mockyard-agco-token', accept: 'application/json' }),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testApp } from '../helpers/app.js';
 import { OP, PATH, qs, type Page } from '../agco/helpers.js';
 import { expectContract } from '../helpers/contract.js';
-import { inScenario, putScenario } from './helpers.js';
+import { inScenario, longPageDefinitions, putScenario } from './helpers.js';
 
 const { app } = await testApp();
 
@@ -118,11 +118,7 @@ describe('AGCO in a scenario', () => {
 
   it('answers a page longer than the executor sends in one message whole, in order, with its length', async () => {
     // About 3 MB as JSON: the query process sends it in slices of SLICE_BYTES (1 MiB).
-    const definitions = Array.from({ length: 6000 }, (_, i) => ({
-      Id: `Long.${String(i).padStart(5, '0')}`,
-      DescriptionForTranslator: `${i} ${'d'.repeat(200)}`,
-      Translations: [{ LanguageId: 1033, StringValue: `v${i} ${'s'.repeat(150)}` }],
-    }));
+    const definitions = longPageDefinitions();
     await putScenario(app, 'long-page', { agco: { definitions } });
     for (const accept of ['application/json', 'application/xml']) {
       const res = await app.inject({

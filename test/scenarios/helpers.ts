@@ -31,3 +31,11 @@ export const longBuildBody = (): string =>
       })),
     },
   });
+
+/** 6,000 AGCO definitions, about 3 MB as JSON: a page of them crosses from the query process in slices. */
+export const longPageDefinitions = () =>
+  Array.from({ length: 6000 }, (_, i) => ({
+    Id: `Long.${String(i).padStart(5, '0')}`,
+    DescriptionForTranslator: `${i} ${'d'.repeat(200)}`,
+    Translations: [{ LanguageId: 1033, StringValue: `v${i} ${'s'.repeat(150)}` }],
+  }));
