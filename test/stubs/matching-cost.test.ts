@@ -30,7 +30,7 @@ describe('valueMatches', () => {
   });
 });
 
-describe('matchesJsonPath with a sub-matcher, a slice at a time', () => {
+describe('matchesJsonPath with a sub-matcher, whole and a slice at a time', () => {
   it('agrees with distance === 0 on random documents, paths and sub-matchers', async () => {
     const random = mulberry32(9);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
@@ -57,10 +57,25 @@ describe('matchesJsonPath with a sub-matcher, a slice at a time', () => {
         '/b',
       );
       const body = { bytes: Buffer.from(text), text, json: () => parseJson(text) };
-      expect(await bodyMatchesSliced(pattern, body, slicing), `${JSON.stringify(pattern)} on ${text}`).toBe(
-        distance(pattern, text) === 0,
-      );
+      const expected = distance(pattern, text) === 0;
+      expect(await bodyMatchesSliced(pattern, body, slicing), `${JSON.stringify(pattern)} on ${text}`).toBe(expected);
+      // The same match whole, as the regex thread and the admin API's request search make it.
+      expect(valueMatches(pattern, text), `${JSON.stringify(pattern)} on ${text}`).toBe(expected);
     }
+  });
+});
+
+describe('matchesJsonPath with several values found', () => {
+  it('matches the list of them as JSON, whole and a slice at a time, as WireMock does', async () => {
+    const text = JSON.stringify({ a: 'a', k: { a: 'b' } });
+    const body = { bytes: Buffer.from(text), text, json: () => parseJson(text) };
+    const slicing = { tick: () => undefined, regex: async () => false, jsonPath: async () => false };
+    const list = parsePattern({ matchesJsonPath: { expression: '$..a', equalTo: '["a","b"]' } }, '/b');
+    const reversed = parsePattern({ matchesJsonPath: { expression: '$..a', equalTo: '["b","a"]' } }, '/b');
+    expect(valueMatches(list, text)).toBe(true);
+    expect(await bodyMatchesSliced(list, body, slicing)).toBe(true);
+    expect(valueMatches(reversed, text)).toBe(false);
+    expect(await bodyMatchesSliced(reversed, body, slicing)).toBe(false);
   });
 });
 
