@@ -34,10 +34,9 @@ export class AnswerBudget {
   hold(reply: HeldBy, bytes: number): boolean {
     if (this.#held > 0 && this.#held + bytes > this.limit) return false;
     this.#held += bytes;
-    let held = true;
+    // finished calls back once, whichever of the response's ends comes.
     finished(reply.raw, () => {
-      if (held) this.#held -= bytes;
-      held = false;
+      this.#held -= bytes;
     });
     return true;
   }
