@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=1048576 MALLOC_TRIM_THRESHOLD_=1048576 node --no-allocation-site-pretenuring
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=1048576 MALLOC_TRIM_THRESHOLD_=1048576 node --no-allocation-site-pretenuring --no-memory-reducer
 // mockyard's command. Node's compile cache (module.enableCompileCache, Node 22.1+) keeps V8's compiled code
 // of the bundle between runs, so every start after the first skips compiling it: a quarter of the time to
 // the first answer. It must be on before the rest of mockyard is loaded, hence the dynamic import. The
@@ -12,7 +12,7 @@
 // (`--max-semi-space-size` would not). Only the CLI sets it: a program that embeds mockyard keeps its own
 // heap settings.
 //
-// Node's flag on the #! line, as `npm start` and the image's ENTRYPOINT give it too (the bench starts the
+// Node's flags on the #! line, as `npm start` and the image's ENTRYPOINT give them too (the bench starts the
 // server with the same; test/platform/launchers.test.ts keeps them equal): --no-allocation-site-pretenuring.
 // While the bundle loads and the routes are built nearly every object survives, so V8 learns from the
 // scavenges of those first seconds that objects made where a request is handled live long, and from then on
@@ -21,6 +21,17 @@
 // life (A metadata: 24-26k req/s against 28-31k when the first request came 2 s after the start; with the
 // flag 28-30k either way, start-up unchanged). It cannot be set at run time: V8 reads it when the heap is
 // made. A program that embeds mockyard chooses its own flags.
+//
+// And --no-memory-reducer: a few seconds into an idle spell V8's memory reducer runs two full collections to
+// give back a few MB of heap (29 to 23 MB committed here). With no request in flight, the hidden classes
+// that optimized code holds only weakly have no object left, so they die, and `--trace-deopt` showed about
+// 150 functions thrown away at that collection ("reason: weak objects": Node's HTTP path, Fastify's reply,
+// the query executor's dispatch). The first second of traffic after it then ran about a third slower while
+// all of it was optimized again: over the DKAN query mix on one core, 915-1,150 req/s with the server at
+// 0.49-0.63 ms of CPU per request, against 1,430-1,710 req/s and 0.22-0.28 ms without the reducer (ten idle
+// spells against five; docs/performance.md). Without it, full collections come from allocation, under
+// load, while requests keep those classes alive. Like the flag above, V8 reads it only when the heap is
+// made (v8.setFlagsFromString does not stop the reducer).
 //
 // The #! line (and the image, and the bench) also sets MALLOC_ARENA_MAX=2: glibc's malloc then keeps at most
 // two arenas instead of one per thread that allocates (libuv's pool, V8's helpers), about 4 MB less resident
