@@ -43,4 +43,4 @@ EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "scripts/healthcheck.cjs"]
 # Node's flags as `npm start` and the command's #! line give them (src/cli.ts says why).
-ENTRYPOINT ["node", "--no-allocation-site-pretenuring", "--no-memory-reducer", "dist/bundle/cli.js"]
+ENTRYPOINT ["node", "--no-allocation-site-pretenuring", "--no-memory-reducer", "--single-threaded-gc", "dist/bundle/cli.js"]

@@ -13,7 +13,7 @@ export const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
  * command's #! line; src/cli.ts says why, test/platform/launchers.test.ts keeps them equal), so the bench
  * measures what users run.
  */
-export const LAUNCH_FLAGS = ['--no-allocation-site-pretenuring', '--no-memory-reducer'];
+export const LAUNCH_FLAGS = ['--no-allocation-site-pretenuring', '--no-memory-reducer', '--single-threaded-gc'];
 /** The environment the command's #! line and the image give the server (src/cli.ts says why). */
 export const LAUNCH_ENV: Record<string, string> = {
   MALLOC_ARENA_MAX: '2',

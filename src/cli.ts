@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=1048576 MALLOC_TRIM_THRESHOLD_=1048576 node --no-allocation-site-pretenuring --no-memory-reducer
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=1048576 MALLOC_TRIM_THRESHOLD_=1048576 node --no-allocation-site-pretenuring --no-memory-reducer --single-threaded-gc
 // mockyard's command. Node's compile cache (module.enableCompileCache, Node 22.1+) keeps V8's compiled code
 // of the bundle between runs, so every start after the first skips compiling it: a quarter of the time to
 // the first answer. It must be on before the rest of mockyard is loaded, hence the dynamic import. The
@@ -13,8 +13,9 @@
 // heap settings.
 //
 // Node's flags on the #! line, as `npm start` and the image's ENTRYPOINT give them too (the bench starts the
-// server with the same; test/platform/launchers.test.ts keeps them equal): --no-allocation-site-pretenuring.
-// While the bundle loads and the routes are built nearly every object survives, so V8 learns from the
+// server with the same; test/platform/launchers.test.ts keeps them equal).
+//
+// First --no-allocation-site-pretenuring. While the bundle loads and the routes are built nearly every object survives, so V8 learns from the
 // scavenges of those first seconds that objects made where a request is handled live long, and from then on
 // makes them in the old generation: a request answered within about a second of the start (a CI job's
 // first call, a health check) left the process about 15% slower on cached answers for the rest of its
@@ -32,6 +33,15 @@
 // spells against five; docs/performance.md). Without it, full collections come from allocation, under
 // load, while requests keep those classes alive. Like the flag above, V8 reads it only when the heap is
 // made (v8.setFlagsFromString does not stop the reducer).
+//
+// And --single-threaded-gc: V8 collects on the main thread only, without its helper threads. Where the
+// server may run on one CPU (a pinned process, a one-CPU cpuset, the bench), those threads only take turns
+// with the main thread and the query processes: each full collection (every 3-4 s under the DKAN query mix,
+// concurrent marking) held the queue up, and every second or third one-second window had a p99 of 20-70 ms
+// against 8-10 ms in the others. With the flag every window of the same runs stayed at 7-13 ms (20 windows,
+// two runs; docs/performance.md). On two CPUs, unpinned, it cost nothing measurable (2,400-2,850 req/s
+// against 2,260-2,745, p99 alike): the heap is 20-30 MB, and its collections are short on one thread.
+// V8 reads it only when the heap is made (setting it later stopped the process with a failed check).
 //
 // The #! line (and the image, and the bench) also sets MALLOC_ARENA_MAX=2: glibc's malloc then keeps at most
 // two arenas instead of one per thread that allocates (libuv's pool, V8's helpers), about 4 MB less resident

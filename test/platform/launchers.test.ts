@@ -12,7 +12,7 @@ const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 describe("the launchers' Node flags", () => {
   it('are the same for npm start, the image, the command and the bench', () => {
     const flags = LAUNCH_FLAGS.join(' ');
-    expect(flags).toBe('--no-allocation-site-pretenuring --no-memory-reducer');
+    expect(flags).toBe('--no-allocation-site-pretenuring --no-memory-reducer --single-threaded-gc');
     const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
     expect(pkg.scripts.start).toBe(`node ${flags} scripts/start.mjs`);
     const entrypoint = /^ENTRYPOINT (.+)$/m.exec(read('Dockerfile'))?.[1];
