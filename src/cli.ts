@@ -15,13 +15,13 @@
 // Node's flags on the #! line, as `npm start` and the image's ENTRYPOINT give them too (the bench starts the
 // server with the same; test/platform/launchers.test.ts keeps them equal).
 //
-// First --no-allocation-site-pretenuring. While the bundle loads and the routes are built nearly every object survives, so V8 learns from the
-// scavenges of those first seconds that objects made where a request is handled live long, and from then on
-// makes them in the old generation: a request answered within about a second of the start (a CI job's
-// first call, a health check) left the process about 15% slower on cached answers for the rest of its
-// life (A metadata: 24-26k req/s against 28-31k when the first request came 2 s after the start; with the
-// flag 28-30k either way, start-up unchanged). It cannot be set at run time: V8 reads it when the heap is
-// made. A program that embeds mockyard chooses its own flags.
+// First --no-allocation-site-pretenuring. While the bundle loads and the routes are built nearly every object
+// survives, so V8 learns from the scavenges of those first seconds that objects made where a request is
+// handled live long, and from then on makes them in the old generation: a request answered within about a
+// second of the start (a CI job's first call, a health check) left the process about 15% slower on cached
+// answers for the rest of its life (A metadata: 24-26k req/s against 28-31k when the first request came 2 s
+// after the start; with the flag 28-30k either way, start-up unchanged). It cannot be set at run time: V8
+// reads it when the heap is made. A program that embeds mockyard chooses its own flags.
 //
 // And --no-memory-reducer: a few seconds into an idle spell V8's memory reducer runs two full collections to
 // give back a few MB of heap (29 to 23 MB committed here). With no request in flight, the hidden classes
