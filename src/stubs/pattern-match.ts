@@ -204,15 +204,27 @@ function asText(v: unknown): string | null {
   }
 }
 
+/** Whether a JSONPath without a sub-matcher matches: it found a value that is not null. */
+const anyFound = (found: readonly unknown[]) => found.some((v) => v !== null && v !== undefined);
+
+/**
+ * The texts a sub-matcher is tried on (WireMock's rule): the one value found or, several found, the list as
+ * JSON and then each value; a value too deep to be text is skipped.
+ */
+function* subjects(found: readonly unknown[]): Generator<string> {
+  for (const v of found.length === 1 ? found : [found, ...found]) {
+    const text = asText(v);
+    if (text !== null) yield text;
+  }
+}
+
 function jsonPathDistance(p: JsonPathPattern, doc: ParsedJson): number {
   const found = jsonPathFound(p.expression, doc);
   if (found === null) return 1;
-  if (p.sub === null) return found.some((v) => v !== null && v !== undefined) ? 0 : 1;
-  // A sub-matcher on each value found or, several found, on the list as JSON (WireMock's): the closest.
+  if (p.sub === null) return anyFound(found) ? 0 : 1;
+  // The closest of the texts the sub-matcher is tried on.
   let best = 1;
-  for (const v of found.length === 1 ? found : [found, ...found]) {
-    const text = asText(v);
-    if (text === null) continue;
+  for (const text of subjects(found)) {
     const d = distance(p.sub, text);
     if (d === 0) return 0;
     if (d < best) best = d;
@@ -227,12 +239,9 @@ function jsonPathDistance(p: JsonPathPattern, doc: ParsedJson): number {
 function jsonPathMatches(p: JsonPathPattern, doc: ParsedJson): boolean {
   const found = jsonPathFound(p.expression, doc);
   if (found === null) return false;
-  const sub = p.sub;
-  if (sub === null) return found.some((v) => v !== null && v !== undefined);
-  return (found.length === 1 ? found : [found, ...found]).some((v) => {
-    const text = asText(v);
-    return text !== null && valueMatches(sub, text);
-  });
+  if (p.sub === null) return anyFound(found);
+  for (const text of subjects(found)) if (valueMatches(p.sub, text)) return true;
+  return false;
 }
 
 /**
