@@ -39,8 +39,13 @@ export function spawnNode(args: string[], env: NodeJS.ProcessEnv = {}): ChildPro
   return spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
 }
 
+/**
+ * Pins this process to core 1, every thread of it (`-a`): without it only the main thread moves, and V8's
+ * collector threads and libuv's pool keep running on core 0 beside the server. Threads started later
+ * inherit the main thread's cores.
+ */
 export function pinSelfToCore1(): void {
-  if (hasTaskset) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+  if (hasTaskset) spawnSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
 }
 
 /** Clock ticks per second of /proc's CPU times (USER_HZ), 100 where getconf cannot say. */
@@ -321,7 +326,10 @@ export function median(values: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/** Streams one download and returns bytes/second and the server's peak RSS growth while it ran. */
+/**
+ * Streams one download in a client process of its own on core 1 (download-client.ts) and returns its bytes,
+ * seconds and the server's peak RSS growth while it ran.
+ */
 export function download(
   url: string,
   serverPid: number | undefined,
@@ -332,24 +340,26 @@ export function download(
     const sampler = setInterval(() => {
       peak = Math.max(peak, rssMiB(serverPid));
     }, 50);
-    const started = process.hrtime.bigint();
-    http
-      .get(url, (res) => {
-        let bytes = 0;
-        res.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-        });
-        res.on('end', () => {
-          clearInterval(sampler);
-          peak = Math.max(peak, rssMiB(serverPid));
-          resolve({ bytes, seconds: Number(process.hrtime.bigint() - started) / 1e9, peakRssGrowthMiB: peak - before });
-        });
-        res.on('error', reject);
-      })
-      .on('error', (err) => {
-        clearInterval(sampler);
-        reject(err);
-      });
+    const script = path.join(packageRoot(), 'dist', 'bench', 'download-client.js');
+    const [cmd, argv] = hasTaskset
+      ? ['taskset', ['-c', '1', process.execPath, script, url]]
+      : [process.execPath, [script, url]];
+    const client = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    client.stdout.setEncoding('utf8').on('data', (s: string) => {
+      out += s;
+    });
+    client.on('error', (err) => {
+      clearInterval(sampler);
+      reject(err);
+    });
+    client.on('close', (code) => {
+      clearInterval(sampler);
+      peak = Math.max(peak, rssMiB(serverPid));
+      if (code !== 0) return reject(new Error(`download client for ${url} exited with ${code}`));
+      const { bytes, seconds } = JSON.parse(out) as { bytes: number; seconds: number };
+      resolve({ bytes, seconds, peakRssGrowthMiB: peak - before });
+    });
   });
 }
 
