@@ -6,6 +6,10 @@ import http from 'node:http';
 
 const url = process.argv[2];
 if (!url) throw new Error('usage: download-client.js <url>');
+const fail = (err: Error) => {
+  process.stderr.write(`download-client: ${err.message}\n`);
+  process.exitCode = 1;
+};
 const started = process.hrtime.bigint();
 http
   .get(url, (res) => {
@@ -13,12 +17,10 @@ http
     res.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
     });
+    res.on('error', fail);
     res.on('end', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       process.stdout.write(`${JSON.stringify({ status: res.statusCode, bytes, seconds })}\n`);
     });
   })
-  .on('error', (err) => {
-    process.stderr.write(`${err.message}\n`);
-    process.exitCode = 1;
-  });
+  .on('error', fail);

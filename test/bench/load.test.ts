@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capture, readCapture, writeCapture } from '../../bench/capture.js';
-import { load } from '../../bench/lib.js';
+import { download, load } from '../../bench/lib.js';
 
 const hasWrk = !spawnSync('wrk', ['-v']).error;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'mockyard-bench-test-'));
@@ -18,6 +18,19 @@ const server = http.createServer((req, res) => {
   headersSeen.add(String(req.headers['x-api-token']));
   if (req.url === '/missing') {
     res.writeHead(404).end();
+    return;
+  }
+  if (req.url === '/big') {
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    // 3 MiB in 64 KiB writes: a stream of many chunks, read to its end by the client process.
+    for (let i = 0; i < 48; i++) res.write(Buffer.alloc(64 * 1024, i));
+    res.end();
+    return;
+  }
+  if (req.url === '/broken') {
+    // A download that breaks off: part of a long body, then the connection closes.
+    res.writeHead(200, { 'content-length': String(1024 * 1024) });
+    res.write(Buffer.alloc(1024), () => res.destroy());
     return;
   }
   res.setHeader('content-type', 'application/json; charset=utf-8');
@@ -84,5 +97,18 @@ describe('captured answers', () => {
     const file = path.join(dir, 'capture');
     writeCapture(file, answers);
     expect(readCapture(file)).toEqual(answers);
+  });
+});
+
+describe('a download (bench/download-client.ts, built by npm test)', () => {
+  it('is read to its end by a client process of its own, with its bytes, seconds and the server RSS growth', async () => {
+    const result = await download(`${base}/big`, process.pid);
+    expect(result.bytes).toBe(3 * 1024 * 1024);
+    expect(result.seconds).toBeGreaterThan(0);
+    expect(Number.isFinite(result.peakRssGrowthMiB)).toBe(true);
+  });
+
+  it('fails when the answer breaks off before its end', async () => {
+    await expect(download(`${base}/broken`, undefined)).rejects.toThrow(/exited with 1/);
   });
 });
