@@ -136,17 +136,10 @@ describe('GET /archive/download/{identifier}/{filename}', () => {
     }
   });
 
-  it('ignores a Range that is not byte ranges of digits, as nginx does: the whole file, 200', async () => {
+  // nginx's ngx_http_range_parse (ngx_http_range_filter_module.c), which archive.org's data nodes run.
+  it('ignores a Range of another unit, an empty one and ranges adding up past the file, as nginx does: 200', async () => {
     const whole = await app.inject(url(item.identifier, file.name));
-    for (const range of [
-      'bytes=1e3-',
-      'bytes=0x10-',
-      'bytes=+5-9',
-      'bytes=5',
-      'items=0-1',
-      'bytes=0-1;x',
-      'bytes=1-2-3',
-    ]) {
+    for (const range of ['items=0-1', 'bytes=', 'bytes=0-,0-', `bytes=0-${file.size},-${file.size}`]) {
       const res = await app.inject({ url: url(item.identifier, file.name), headers: { range } });
       expect(res.statusCode, range).toBe(200);
       expect(res.rawPayload.equals(whole.rawPayload), range).toBe(true);
@@ -156,6 +149,38 @@ describe('GET /archive/download/{identifier}/{filename}', () => {
     const spaced = await app.inject({ url: url(item.identifier, file.name), headers: { range: 'BYTES= 2 - 4' } });
     expect(spaced.statusCode).toBe(206);
     expect(spaced.rawPayload.equals(whole.rawPayload.subarray(2, 5))).toBe(true);
+  });
+
+  it('answers 416 to byte ranges nginx cannot read and to numbers past 2^63 - 1', async () => {
+    for (const range of [
+      'bytes=1e3-',
+      'bytes=0x10-',
+      'bytes=+5-9',
+      'bytes=5',
+      'bytes=0-1;x',
+      'bytes=1-2-3',
+      'bytes=0-\t1',
+      'bytes=9223372036854775808-',
+      'bytes=0-9223372036854775808',
+      'bytes=-99999999999999999999999',
+      `bytes=0-1,${'9'.repeat(4000)}-`,
+    ]) {
+      const res = await app.inject({ url: url(item.identifier, file.name), headers: { range } });
+      expectHtmlPage(res, 416, '416 Requested Range Not Satisfiable');
+      expect(res.headers['content-range'], range).toBe(`bytes */${file.size}`);
+    }
+    // 2^63 - 1 itself is a number nginx reads: past the end, so up to the last byte.
+    const most = await app.inject({
+      url: url(item.identifier, file.name),
+      headers: { range: 'bytes=1-9223372036854775807' },
+    });
+    expect(most.statusCode).toBe(206);
+    expect(most.headers['content-range']).toBe(`bytes 1-${Number(file.size) - 1}/${file.size}`);
+    const padded = await app.inject({
+      url: url(item.identifier, file.name),
+      headers: { range: `bytes=${'0'.repeat(40)}3-${'0'.repeat(40)}5` },
+    });
+    expect(padded.headers['content-range']).toBe(`bytes 3-5/${file.size}`);
   });
 
   it('answers conditional requests with 304 when the client copy is current', async () => {

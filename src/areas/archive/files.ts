@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import send from '@fastify/send';
+import { nginxRanges } from './byte-ranges.js';
 import { ArchiveError } from './errors.js';
 import type { FileRow } from './queries.js';
 import { whenResponseDone } from '../../platform/http/response-done.js';
@@ -75,25 +76,15 @@ export function etagFor(file: FileRow): string {
 const VALIDATOR_HEADERS = ['if-none-match', 'if-match', 'if-range'] as const;
 
 /**
- * One byte range as nginx, which serves archive.org's files, reads it (ngx_http_range_parse): first-last,
- * first- or -suffix, of digits, with spaces allowed around them (RFC 9110 section 14.1.2). Each run of spaces
- * has one place to go, so a long one costs one pass.
+ * The Range to hand to send, from nginx's reading of the client's (byte-ranges.ts): none where nginx ignores
+ * it, one that starts at the end of the file where nginx answers 416 (send then answers 416 too, after the
+ * same If-Range check), else nginx's ranges, spelled as send reads them.
  */
-const BYTE_RANGE = /^[ \t]*(?:(\d+)[ \t]*)?-[ \t]*(?:(\d+)[ \t]*)?$/;
-
-/**
- * The Range to hand to send: `bytes=` in any case and byte ranges nginx reads, spelled as send reads them;
- * undefined for any other, which nginx ignores (the whole file) and send would misread (`1e3-` as 1-).
- */
-function byteRanges(range: string): string | undefined {
-  if (range.slice(0, 6).toLowerCase() !== 'bytes=') return undefined;
-  const ranges: string[] = [];
-  for (const part of range.slice(6).split(',')) {
-    const m = BYTE_RANGE.exec(part);
-    if (!m || (m[1] === undefined && m[2] === undefined)) return undefined;
-    ranges.push(`${m[1] ?? ''}-${m[2] ?? ''}`);
-  }
-  return `bytes=${ranges.join(',')}`;
+function rangeForSend(range: string, size: number): string | undefined {
+  const outcome = nginxRanges(range, size);
+  if (outcome.kind === 'ignored') return undefined;
+  if (outcome.kind === 'unsatisfiable') return `bytes=${size}-`;
+  return `bytes=${outcome.ranges.map(([start, end]) => `${start}-${end - 1}`).join(',')}`;
 }
 
 /**
@@ -107,7 +98,7 @@ function headersForSend(request: FastifyRequest, file: FileRow, etag: string) {
   // conditional request) still gets 304 there, where send would answer 200.
   delete headers['cache-control'];
   if (typeof headers.range === 'string') {
-    const range = byteRanges(headers.range);
+    const range = rangeForSend(headers.range, file.size);
     if (range === undefined) delete headers.range;
     else headers.range = range;
   }
