@@ -30,7 +30,7 @@ import { Pipeline } from './platform/http/pipeline.js';
 import type { CertificateAuthority } from './platform/hosts/certificates.js';
 import type { HostRouter } from './platform/hosts/real-hosts.js';
 import { installRequestLog, requestSerializer } from './platform/http/request-log.js';
-import { Stubs } from './stubs/world.js';
+import { Stubs, timeSlicer } from './stubs/world.js';
 import { StubStep } from './stubs/plugin.js';
 import { wiremockAdmin } from './stubs/admin.js';
 import { viewOf } from './stubs/admin-requests.js';
@@ -238,8 +238,8 @@ function stubsForDashboard(stubs: Stubs, runtime: Runtime, seen: Parameters<type
     return typeof name === 'string' ? name : undefined;
   });
   return {
-    nearMisses: (record) =>
-      stubs.store.nearMisses(viewOf(seen, record)).map((m) => ({
+    nearMisses: async (record) =>
+      (await stubs.store.nearMisses(viewOf(seen, record), timeSlicer())).map((m) => ({
         stubMapping: m.stub.json,
         matchResult: { distance: m.distance },
         misses: m.misses,

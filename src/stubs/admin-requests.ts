@@ -128,19 +128,21 @@ function listRoutes(app: FastifyInstance, ctx: AdminContext): void {
   app.get('/requests/unmatched', async () => ({
     requests: Array.from(journal.reading(unmatched), (r) => loggedRequest(app, ctx, r)),
   }));
-  app.get('/requests/unmatched/near-misses', async () => ({
+  app.get('/requests/unmatched/near-misses', async () => {
     // Every mapping for every unmatched request: a slice at a time, so other clients are answered meanwhile.
-    nearMisses: (
-      await sliced(journal.reading(unmatched), (r) =>
-        ctx.stubs.store.nearMisses(viewOf(ctx, r)).map((m) => ({
+    const tick = timeSlicer();
+    const nearMisses = [];
+    for (const r of [...journal.reading(unmatched)]) {
+      for (const m of await ctx.stubs.store.nearMisses(viewOf(ctx, r), tick))
+        nearMisses.push({
           request: loggedRequest(app, ctx, r),
           stubMapping: m.stub.json,
           matchResult: { distance: m.distance },
           misses: m.misses,
-        })),
-      )
-    ).flat(),
-  }));
+        });
+    }
+    return { nearMisses };
+  });
   app.get('/requests/:id', async (request, reply) => {
     const id = idOf((request.params as { id: string }).id);
     const r = journal.record(id);
@@ -209,7 +211,7 @@ function nearMissRoutes(app: FastifyInstance, ctx: AdminContext): void {
     const body = typeof b.body === 'string' ? Buffer.from(b.body) : undefined;
     const view = new StubRequest(String(b.method ?? 'GET').toUpperCase(), String(b.url ?? '/'), '', headers, body);
     return {
-      nearMisses: ctx.stubs.store.nearMisses(view).map((m) => ({
+      nearMisses: (await ctx.stubs.store.nearMisses(view, timeSlicer())).map((m) => ({
         stubMapping: m.stub.json,
         matchResult: { distance: m.distance },
         misses: m.misses,

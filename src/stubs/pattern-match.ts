@@ -2,26 +2,22 @@
 // request path whether it matches (valueMatches, bodyMatches, a body a slice at a time), and for near-miss
 // reports how far it is. A distance is 0 for a match and up to 1 for a miss; near-miss reports sort by it, as
 // WireMock's MatchResult.getDistance does (EqualToPattern: normalised Levenshtein; regex and contains: 0 or 1).
+import { distance as levenshtein } from 'fastest-levenshtein';
 import { JSONPath } from 'jsonpath-plus';
 import { isObject } from './errors.js';
 import type { ValuePattern } from './patterns.js';
 
-/** Levenshtein distance over the longer length: WireMock's EqualToPattern distance. */
+/**
+ * Levenshtein distance over the longer length: WireMock's EqualToPattern distance. fastest-levenshtein's
+ * bit-parallel distance (Myers) costs a word operation per 32 characters of one string for each character of
+ * the other: a near-miss report over 1,000 mappings of 250-character values took 2.3 s with a table per pair.
+ */
 function normalisedLevenshtein(a: string, b: string): number {
   if (a === b) return 0;
   const longest = Math.max(a.length, b.length);
-  // Long values (bodies) are compared as equal or not: the quadratic distance is for names and short values.
+  // Long values (bodies) are compared as equal or not: the distance is for names and short values.
   if (longest > 256) return 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-    }
-    prev = cur;
-  }
-  return prev[b.length]! / longest;
+  return levenshtein(a, b) / longest;
 }
 
 /** JSON.parse's answer, or that the text is not JSON. */

@@ -150,9 +150,14 @@ export function parts(rule: RequestRule, req: StubRequest): { what: string; d: n
 
 /** Weighted mean distance: 0 only when every part matches. */
 export function requestDistance(rule: RequestRule, req: StubRequest): number {
+  return meanDistance(parts(rule, req));
+}
+
+/** The weighted mean of parts' distances (requestDistance of the parts `parts` gave). */
+export function meanDistance(list: readonly { d: number; weight: number }[]): number {
   let sum = 0;
   let weights = 0;
-  for (const { d, weight } of parts(rule, req)) {
+  for (const { d, weight } of list) {
     sum += d * weight;
     weights += weight;
   }

@@ -3,7 +3,7 @@ import { MAPPING_LIMITS, parseMapping } from './mapping.js';
 import type { Stub } from './stub.js';
 import { MappingError } from './errors.js';
 import type { Slicing } from './pattern-match.js';
-import { parts, requestDistance, requestMatches, requestMatchesSliced, type StubRequest } from './request.js';
+import { meanDistance, parts, requestMatches, requestMatchesSliced, type StubRequest } from './request.js';
 
 export const STARTED = 'Started';
 
@@ -207,16 +207,21 @@ export class StubStore {
       this.#states.set(stub.scenarioName, stub.newScenarioState);
   }
 
-  /** The closest stubs to a request that none matched (admin reports only: it scans every mapping). */
-  nearMisses(req: StubRequest, count = 3): NearMiss[] {
-    return [...this.#byId.values()]
-      .map((stub) => ({
-        stub,
-        distance: requestDistance(stub.request, req),
-        misses: parts(stub.request, req)
-          .filter((p) => p.d > 0)
-          .map((p) => p.what),
-      }))
+  /**
+   * The closest stubs to a request that none matched (admin reports only: it scans every mapping), with the
+   * event loop let in whenever `tick` says a slice of time is used up: other clients are answered meanwhile.
+   * Mappings removed or replaced during the scan are left out.
+   */
+  async nearMisses(req: StubRequest, tick: () => Promise<void> | undefined, count = 3): Promise<NearMiss[]> {
+    const found: NearMiss[] = [];
+    for (const stub of [...this.#byId.values()]) {
+      const wait = tick();
+      if (wait) await wait;
+      const list = parts(stub.request, req);
+      found.push({ stub, distance: meanDistance(list), misses: list.filter((p) => p.d > 0).map((p) => p.what) });
+    }
+    return found
+      .filter((m) => this.#byId.get(m.stub.id) === m.stub)
       .sort((a, b) => a.distance - b.distance)
       .slice(0, count);
   }

@@ -3,6 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { mulberry32 } from '../../fixtures/lib/prng.js';
 import { bodyMatchesSliced, distance, parseJson, valueMatches } from '../../src/stubs/pattern-match.js';
 import { parsePattern } from '../../src/stubs/patterns.js';
+import { requestDistance, StubRequest } from '../../src/stubs/request.js';
+import { StubStore } from '../../src/stubs/store.js';
 import { Stubs } from '../../src/stubs/world.js';
 import { testApp } from '../helpers/app.js';
 
@@ -140,6 +142,66 @@ describe('stub matching on the request path', async () => {
       expect(sliced).toHaveBeenCalledTimes(2);
     } finally {
       sliced.mockRestore();
+    }
+  });
+});
+
+describe('near-miss reports', () => {
+  /** The textbook table: what WireMock's EqualToPattern normalises by the longer length. */
+  const table = (a: string, b: string): number => {
+    let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+    for (let i = 1; i <= a.length; i++) {
+      const cur = [i];
+      for (let j = 1; j <= b.length; j++)
+        cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+    return prev[b.length]!;
+  };
+
+  it('measure equalTo by Levenshtein over the longer length, as the table gives it, up to 256 characters', () => {
+    const random = mulberry32(11);
+    const text = (n: number) =>
+      Array.from({ length: n }, () => 'abcé\u{1F600}'[Math.floor(random() * 5)])
+        .join('')
+        .slice(0, n);
+    for (let i = 0; i < 300; i++) {
+      const a = text(Math.floor(random() * 120));
+      const b =
+        random() < 0.3 ? a.slice(0, Math.floor(random() * a.length)) + text(5) : text(Math.floor(random() * 120));
+      const expected = a === b ? 0 : table(a, b) / Math.max(a.length, b.length);
+      expect(distance(parsePattern({ equalTo: a }, '/x'), b), JSON.stringify([a, b])).toBeCloseTo(expected, 12);
+    }
+    // Longer values are only equal or not.
+    expect(distance(parsePattern({ equalTo: 'a'.repeat(300) }, '/x'), `${'a'.repeat(299)}b`)).toBe(1);
+  });
+
+  it('scan the mappings with the event loop let in as the slicer asks, and leave out mappings removed meanwhile', async () => {
+    const store = new StubStore();
+    store.addAll(
+      Array.from({ length: 20 }, (_, i) => ({
+        request: { method: 'GET', urlPath: `/n/${i}`, headers: { 'x-a': { equalTo: `value-${i}` } } },
+        response: { status: 200 },
+      })),
+    );
+    const removed = store.list().find((s) => (s.json.request as { urlPath: string }).urlPath === '/n/3')!;
+    let ticks = 0;
+    const tick = () => {
+      ticks++;
+      // Every fifth step yields; at the first yield a mapping the scan has passed is removed.
+      if (ticks % 5 !== 0) return undefined;
+      if (ticks === 5) store.remove(removed.id);
+      return new Promise<void>((resolve) => setImmediate(resolve));
+    };
+    const req = new StubRequest('GET', '/n/3', '', { 'x-a': 'value-3' }, undefined);
+    const near = await store.nearMisses(req, tick);
+    expect(ticks).toBe(20);
+    expect(near.map((m) => m.stub.json.request)).not.toContainEqual(removed.json.request);
+    expect(near).toHaveLength(3);
+    expect(near.map((m) => m.distance)).toEqual([...near.map((m) => m.distance)].sort((a, b) => a - b));
+    for (const m of near) {
+      expect(m.distance).toBeCloseTo(requestDistance(m.stub.request, req), 12);
+      expect(m.misses).toEqual(['url', 'header x-a']);
     }
   });
 });

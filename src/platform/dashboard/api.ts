@@ -63,7 +63,8 @@ export type NearMisses = Static<typeof NearMissesSchema>;
 /** What the dashboard asks of the stubs (src/stubs); app.ts wires it, so the platform does not import them. */
 export interface DashboardStubs {
   /** The stubs nearest to a journaled request, as WireMock's near misses (nearest first). */
-  nearMisses(record: JournalRecord): NearMisses['nearMisses'];
+  /** Scans every mapping, a time slice at a time. */
+  nearMisses(record: JournalRecord): Promise<NearMisses['nearMisses']>;
 }
 
 export interface DashboardApiOptions {
@@ -125,7 +126,7 @@ function requestRoutes(root: FastifyInstance, opts: DashboardApiOptions): void {
     async (request, reply) => {
       const record = runtime.journal.record(request.params.id);
       if (!record) return notHeld(reply, request.params.id, config.journalSize);
-      return { nearMisses: opts.stubs?.nearMisses(record) ?? [] };
+      return { nearMisses: (await opts.stubs?.nearMisses(record)) ?? [] };
     },
   );
 }
