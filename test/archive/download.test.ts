@@ -217,6 +217,23 @@ describe('GET /archive/download/{identifier}/{filename}', () => {
     expect(changed.statusCode).toBe(200);
   });
 
+  it('takes If-Range as nginx does: the exact tag or exactly the Last-Modified date, checked before the range is read', async () => {
+    const first = await app.inject(url(item.identifier, file.name));
+    const etag = String(first.headers.etag);
+    const lastModified = String(first.headers['last-modified']);
+    const status = async (range: string, ifRange: string) =>
+      (await app.inject({ url: url(item.identifier, file.name), headers: { range, 'if-range': ifRange } })).statusCode;
+    expect(await status('bytes=0-1', etag)).toBe(206);
+    expect(await status('bytes=0-1', lastModified)).toBe(206);
+    // A weak tag, a list holding the tag, and a later date are not the same version to nginx.
+    expect(await status('bytes=0-1', `W/${etag}`)).toBe(200);
+    expect(await status('bytes=0-1', `"x", ${etag}`)).toBe(200);
+    expect(await status('bytes=0-1', new Date(Date.parse(lastModified) + 86_400_000).toUTCString())).toBe(200);
+    // A range nginx would refuse is never read when If-Range does not hold: the whole file.
+    expect(await status('bytes=x', new Date(Date.parse(lastModified) + 86_400_000).toUTCString())).toBe(200);
+    expect(await status('bytes=x', etag)).toBe(416);
+  });
+
   it('ignores unknown query parameters', async () => {
     const res = await app.inject(`${url(item.identifier, file.name)}?cnt=0&foo=bar&foo=baz&x[y]=1`);
     expect(res.statusCode).toBe(200);

@@ -73,18 +73,28 @@ export function etagFor(file: FileRow): string {
   return `"${file.mtime.toString(16)}-${file.size.toString(16)}"`;
 }
 
-const VALIDATOR_HEADERS = ['if-none-match', 'if-match', 'if-range'] as const;
+const VALIDATOR_HEADERS = ['if-none-match', 'if-match'] as const;
 
 /**
  * The Range to hand to send, from nginx's reading of the client's (byte-ranges.ts): none where nginx ignores
- * it, one that starts at the end of the file where nginx answers 416 (send then answers 416 too, after the
- * same If-Range check), else nginx's ranges, spelled as send reads them.
+ * it, `bytes=-0` where nginx answers 416 (send answers 416 to it whatever the file's length), else nginx's
+ * ranges, spelled as send reads them.
  */
 function rangeForSend(range: string, size: number): string | undefined {
   const outcome = nginxRanges(range, size);
   if (outcome.kind === 'ignored') return undefined;
-  if (outcome.kind === 'unsatisfiable') return `bytes=${size}-`;
+  if (outcome.kind === 'unsatisfiable') return 'bytes=-0';
   return `bytes=${outcome.ranges.map(([start, end]) => `${start}-${end - 1}`).join(',')}`;
+}
+
+/**
+ * nginx's If-Range (ngx_http_range_header_filter): a value ending in `"` must be the ETag exactly (a weak or
+ * listed one is not), any other must be a date exactly the file's Last-Modified; otherwise the Range is
+ * ignored, before it is read. send's own check takes a tag inside a list and any later date.
+ */
+function ifRangeHolds(ifRange: string, file: FileRow, etag: string): boolean {
+  if (ifRange.length >= 2 && ifRange.endsWith('"')) return ifRange === etag;
+  return Date.parse(ifRange) === file.mtime * 1000;
 }
 
 /**
@@ -98,10 +108,14 @@ function headersForSend(request: FastifyRequest, file: FileRow, etag: string) {
   // conditional request) still gets 304 there, where send would answer 200.
   delete headers['cache-control'];
   if (typeof headers.range === 'string') {
-    const range = rangeForSend(headers.range, file.size);
+    const ifRange = headers['if-range'];
+    const holds = typeof ifRange !== 'string' || ifRangeHolds(ifRange, file, etag);
+    const range = holds ? rangeForSend(headers.range, file.size) : undefined;
     if (range === undefined) delete headers.range;
     else headers.range = range;
   }
+  // Decided above, as nginx decides it.
+  delete headers['if-range'];
   for (const name of VALIDATOR_HEADERS) {
     const value = headers[name];
     if (typeof value === 'string') headers[name] = value.split(etag).join(weak);
