@@ -30,7 +30,7 @@ import { Pipeline } from './platform/http/pipeline.js';
 import type { CertificateAuthority } from './platform/hosts/certificates.js';
 import type { HostRouter } from './platform/hosts/real-hosts.js';
 import { installRequestLog, requestSerializer } from './platform/http/request-log.js';
-import { Stubs, timeSlicer } from './stubs/world.js';
+import { Stubs } from './stubs/world.js';
 import { StubStep } from './stubs/plugin.js';
 import { wiremockAdmin } from './stubs/admin.js';
 import { viewOf } from './stubs/admin-requests.js';
@@ -239,7 +239,7 @@ function stubsForDashboard(stubs: Stubs, runtime: Runtime, seen: Parameters<type
   });
   return {
     nearMisses: async (record) =>
-      (await stubs.store.nearMisses(viewOf(seen, record), timeSlicer())).map((m) => ({
+      (await stubs.store.nearMisses(viewOf(seen, record), stubs.slicing())).map((m) => ({
         stubMapping: m.stub.json,
         matchResult: { distance: m.distance },
         misses: m.misses,

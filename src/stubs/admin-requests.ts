@@ -130,10 +130,13 @@ function listRoutes(app: FastifyInstance, ctx: AdminContext): void {
   }));
   app.get('/requests/unmatched/near-misses', async () => {
     // Every mapping for every unmatched request: a slice at a time, so other clients are answered meanwhile.
-    const tick = timeSlicer();
+    const slicing = ctx.stubs.slicing();
     const nearMisses = [];
-    for (const r of [...journal.reading(unmatched)]) {
-      for (const m of await ctx.stubs.store.nearMisses(viewOf(ctx, r), tick))
+    // Read lazily, a record at a time between the slices, as the journal is meant to be read.
+    for (const r of journal.reading(unmatched)) {
+      const wait = slicing.tick();
+      if (wait) await wait;
+      for (const m of await ctx.stubs.store.nearMisses(viewOf(ctx, r), slicing))
         nearMisses.push({
           request: loggedRequest(app, ctx, r),
           stubMapping: m.stub.json,
@@ -211,7 +214,7 @@ function nearMissRoutes(app: FastifyInstance, ctx: AdminContext): void {
     const body = typeof b.body === 'string' ? Buffer.from(b.body) : undefined;
     const view = new StubRequest(String(b.method ?? 'GET').toUpperCase(), String(b.url ?? '/'), '', headers, body);
     return {
-      nearMisses: (await ctx.stubs.store.nearMisses(view, timeSlicer())).map((m) => ({
+      nearMisses: (await ctx.stubs.store.nearMisses(view, ctx.stubs.slicing())).map((m) => ({
         stubMapping: m.stub.json,
         matchResult: { distance: m.distance },
         misses: m.misses,

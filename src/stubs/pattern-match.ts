@@ -142,6 +142,26 @@ export async function bodyMatchesSliced(p: ValuePattern, body: BodyView, slicing
   return bodyMatches(p, body);
 }
 
+/**
+ * bodyDistance for near-miss reports, one leaf pattern at a time with `tick` between them. Over
+ * THREAD_REGEX_BYTES a leaf is decided where bodyMatchesSliced decides it (a regular expression or JSONPath on
+ * its thread), as 0 or 1: every body distance is 0 or 1 at that size but a JSONPath's sub-matcher, which then
+ * only tells a match from a miss.
+ */
+export async function bodyDistanceSliced(p: ValuePattern, body: BodyView, slicing: Slicing): Promise<number> {
+  if (p.kind === 'and' || p.kind === 'or') {
+    let d = p.kind === 'and' ? 0 : 1;
+    for (const part of p.parts) {
+      const x = await bodyDistanceSliced(part, body, slicing);
+      d = p.kind === 'and' ? Math.max(d, x) : Math.min(d, x);
+    }
+    return d;
+  }
+  if (body.text.length > THREAD_REGEX_BYTES) return (await bodyMatchesSliced(p, body, slicing)) ? 0 : 1;
+  await slicing.tick();
+  return bodyDistance(p, body);
+}
+
 function jsonDistance(p: Extract<ValuePattern, { kind: 'equalToJson' }>, actual: ParsedJson): number {
   if (!actual.ok) return 1;
   return jsonEqual(p.expected, actual.value, p.ignoreArrayOrder, p.ignoreExtraElements) ? 0 : 1;

@@ -5,6 +5,7 @@ import {
   type ParsedJson,
   type Slicing,
   bodyDistance,
+  bodyDistanceSliced,
   bodyMatches,
   bodyMatchesSliced,
   distance,
@@ -128,8 +129,15 @@ function urlDistance(rule: RequestRule, req: StubRequest): number {
 const methodDistance = (rule: RequestRule, req: StubRequest) =>
   rule.method === 'ANY' || rule.method === req.method ? 0 : 1;
 
-/** Every part of the rule, each with its distance and a weight (URL and method weigh most, as in WireMock). */
-export function parts(rule: RequestRule, req: StubRequest): { what: string; d: number; weight: number }[] {
+/** One part of a rule measured against a request: what it is, its distance (0 a match, up to 1) and weight. */
+export interface Part {
+  what: string;
+  d: number;
+  weight: number;
+}
+
+/** Every part but the body, each with its distance and a weight (URL and method weigh most, as in WireMock). */
+function headParts(rule: RequestRule, req: StubRequest): Part[] {
   const out = [
     { what: 'url', d: urlDistance(rule, req), weight: 10 },
     { what: 'method', d: methodDistance(rule, req), weight: 3 },
@@ -139,10 +147,28 @@ export function parts(rule: RequestRule, req: StubRequest): { what: string; d: n
   for (const [name, p] of rule.headers) out.push({ what: `header ${name}`, d: multi(p, req.header(name)), weight: 1 });
   for (const [name, p] of rule.cookies)
     out.push({ what: `cookie ${name}`, d: distance(p, req.cookies.get(name)), weight: 1 });
+  return out;
+}
+
+/** Every part of the rule, each with its distance and a weight. */
+export function parts(rule: RequestRule, req: StubRequest): Part[] {
+  const out = headParts(rule, req);
   for (const p of rule.body)
     out.push({
       what: 'body',
       d: req.bodyView ? bodyDistance(p, req.bodyView) : distance(p, undefined),
+      weight: 1,
+    });
+  return out;
+}
+
+/** `parts`, with the body's patterns measured a leaf at a time between turns of the event loop (near misses). */
+export async function partsSliced(rule: RequestRule, req: StubRequest, slicing: Slicing): Promise<Part[]> {
+  const out = headParts(rule, req);
+  for (const p of rule.body)
+    out.push({
+      what: 'body',
+      d: req.bodyView ? await bodyDistanceSliced(p, req.bodyView, slicing) : distance(p, undefined),
       weight: 1,
     });
   return out;

@@ -3,7 +3,7 @@ import { MAPPING_LIMITS, parseMapping } from './mapping.js';
 import type { Stub } from './stub.js';
 import { MappingError } from './errors.js';
 import type { Slicing } from './pattern-match.js';
-import { meanDistance, parts, requestMatches, requestMatchesSliced, type StubRequest } from './request.js';
+import { meanDistance, partsSliced, requestMatches, requestMatchesSliced, type StubRequest } from './request.js';
 
 export const STARTED = 'Started';
 
@@ -209,21 +209,19 @@ export class StubStore {
 
   /**
    * The closest stubs to a request that none matched (admin reports only: it scans every mapping), with the
-   * event loop let in whenever `tick` says a slice of time is used up: other clients are answered meanwhile.
-   * Mappings removed or replaced during the scan are left out.
+   * event loop let in whenever the slicer's time slice is used up, between mappings and between a body's
+   * patterns: other clients are answered meanwhile. Like WireMock's, the report is over the mappings as they
+   * were when it started.
    */
-  async nearMisses(req: StubRequest, tick: () => Promise<void> | undefined, count = 3): Promise<NearMiss[]> {
+  async nearMisses(req: StubRequest, slicing: Slicing, count = 3): Promise<NearMiss[]> {
     const found: NearMiss[] = [];
     for (const stub of [...this.#byId.values()]) {
-      const wait = tick();
+      const wait = slicing.tick();
       if (wait) await wait;
-      const list = parts(stub.request, req);
+      const list = await partsSliced(stub.request, req, slicing);
       found.push({ stub, distance: meanDistance(list), misses: list.filter((p) => p.d > 0).map((p) => p.what) });
     }
-    return found
-      .filter((m) => this.#byId.get(m.stub.id) === m.stub)
-      .sort((a, b) => a.distance - b.distance)
-      .slice(0, count);
+    return found.sort((a, b) => a.distance - b.distance).slice(0, count);
   }
 
   scenarios(): ScenarioState[] {

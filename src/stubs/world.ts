@@ -7,6 +7,7 @@ import { filesRootOf, readMappingDir } from './files.js';
 import type { Stub } from './stub.js';
 import { Recorder } from './recorder.js';
 import type { StubRequest } from './request.js';
+import type { Slicing } from './pattern-match.js';
 import { StubStore } from './store.js';
 
 export interface StubsOptions {
@@ -86,9 +87,14 @@ export class Stubs {
     return stub ? { stub, store: this.store } : undefined;
   }
 
+  /** A fresh time slice, with these stubs' thread for regular expressions and JSONPath over large bodies. */
+  slicing(): Slicing {
+    return { tick: timeSlicer(), regex: this.#regex.test, jsonPath: this.#regex.jsonPath };
+  }
+
   /** `match` for a request with a body, yielding the event loop between its patterns (see StubStore.matchSliced). */
   async matchSliced(request: StubRequest, scenarioStubs?: StubStore | null): Promise<Matched | undefined> {
-    const slicing = { tick: timeSlicer(), regex: this.#regex.test, jsonPath: this.#regex.jsonPath };
+    const slicing = this.slicing();
     if (scenarioStubs) {
       const stub = await scenarioStubs.matchSliced(request, slicing);
       if (stub) return { stub, store: scenarioStubs };
