@@ -326,43 +326,6 @@ export function median(values: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/**
- * Streams one download in a client process of its own on core 1 (download-client.ts) and returns its bytes,
- * seconds and the server's peak RSS growth while it ran.
- */
-export function download(
-  url: string,
-  serverPid: number | undefined,
-): Promise<{ bytes: number; seconds: number; peakRssGrowthMiB: number }> {
-  return new Promise((resolve, reject) => {
-    const before = rssMiB(serverPid);
-    let peak = before;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, rssMiB(serverPid));
-    }, 50);
-    const script = path.join(packageRoot(), 'dist', 'bench', 'download-client.js');
-    const [cmd, argv] = hasTaskset
-      ? ['taskset', ['-c', '1', process.execPath, script, url]]
-      : [process.execPath, [script, url]];
-    const client = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    client.stdout.setEncoding('utf8').on('data', (s: string) => {
-      out += s;
-    });
-    client.on('error', (err) => {
-      clearInterval(sampler);
-      reject(err);
-    });
-    client.on('close', (code) => {
-      clearInterval(sampler);
-      peak = Math.max(peak, rssMiB(serverPid));
-      if (code !== 0) return reject(new Error(`download client for ${url} exited with ${code}`));
-      const { bytes, seconds } = JSON.parse(out) as { bytes: number; seconds: number };
-      resolve({ bytes, seconds, peakRssGrowthMiB: peak - before });
-    });
-  });
-}
-
 /** A GET on `agent`, its body read to the end: resolves with the status. */
 export function getStatus(agent: http.Agent, url: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {

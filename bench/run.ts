@@ -20,11 +20,11 @@ import {
   MOCKYARD_CLI,
   startMockyard,
   waitReady,
-  download,
   hasTaskset,
   timeNode,
   type TimedRun,
 } from './lib.js';
+import { download } from './download.js';
 import {
   type BaselineKind,
   type BenchContext,

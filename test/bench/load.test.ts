@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capture, readCapture, writeCapture } from '../../bench/capture.js';
-import { download, load } from '../../bench/lib.js';
+import { download } from '../../bench/download.js';
+import { load } from '../../bench/lib.js';
 
 const hasWrk = !spawnSync('wrk', ['-v']).error;
 const dir = mkdtempSync(path.join(os.tmpdir(), 'mockyard-bench-test-'));
@@ -109,6 +110,6 @@ describe('a download (bench/download-client.ts, built by npm test)', () => {
   });
 
   it('fails when the answer breaks off before its end', async () => {
-    await expect(download(`${base}/broken`, undefined)).rejects.toThrow(/exited with 1/);
+    await expect(download(`${base}/broken`, undefined)).rejects.toThrow(/exited with 1: download-client: aborted/);
   });
 });
