@@ -5,6 +5,7 @@
 import { distance as levenshtein } from 'fastest-levenshtein';
 import { JSONPath } from 'jsonpath-plus';
 import { isObject } from './errors.js';
+import { EVENT_LOOP_WORK, jsonPathWork, withinJsonPathWork } from './json-path-work.js';
 import type { ValuePattern } from './patterns.js';
 
 /**
@@ -117,6 +118,12 @@ export function bodyDistance(p: ValuePattern, body: BodyView): number {
   return distance(p, body.text, body.json);
 }
 
+/** A JSONPath that may do more work on this body than the event loop allows: the thread runs it (json-path-work.ts). */
+function tooMuchHere(p: Extract<ValuePattern, { kind: 'matchesJsonPath' }>, body: BodyView): boolean {
+  const doc = body.json();
+  return doc.ok && jsonPathWork(p.expression, doc.value) > EVENT_LOOP_WORK;
+}
+
 /**
  * Whether a body matches, one leaf pattern at a time with `tick` between them: one regular expression over a
  * MiB takes tens of milliseconds even in RE2's linear time, a JSONPath with `..` over a few dozen KiB a few,
@@ -135,7 +142,7 @@ export async function bodyMatchesSliced(p: ValuePattern, body: BodyView, slicing
   // expression or path) are quick enough between ticks.
   if (p.kind === 'matches' && body.text.length > THREAD_REGEX_BYTES)
     return (await slicing.regex(p.regex.source, body.text)) !== p.negate;
-  if (p.kind === 'matchesJsonPath' && body.text.length > THREAD_REGEX_BYTES)
+  if (p.kind === 'matchesJsonPath' && (body.text.length > THREAD_REGEX_BYTES || tooMuchHere(p, body)))
     return slicing.jsonPath(p.source, body.text);
   await slicing.tick();
   if (p.kind === 'matchesJsonPath' && p.sub !== null) return jsonPathMatchesSliced(p, p.sub, body, slicing);
@@ -157,7 +164,8 @@ export async function bodyDistanceSliced(p: ValuePattern, body: BodyView, slicin
     }
     return d;
   }
-  if (body.text.length > THREAD_REGEX_BYTES) return (await bodyMatchesSliced(p, body, slicing)) ? 0 : 1;
+  if (body.text.length > THREAD_REGEX_BYTES || (p.kind === 'matchesJsonPath' && tooMuchHere(p, body)))
+    return (await bodyMatchesSliced(p, body, slicing)) ? 0 : 1;
   await slicing.tick();
   return bodyDistance(p, body);
 }
@@ -198,7 +206,7 @@ type JsonPathPattern = Extract<ValuePattern, { kind: 'matchesJsonPath' }>;
 
 /** What a JSONPath finds in a document, as a list; null when it finds nothing or cannot run. */
 function jsonPathFound(expression: string, doc: ParsedJson): unknown[] | null {
-  if (!doc.ok) return null;
+  if (!doc.ok || !withinJsonPathWork(expression, doc.value)) return null;
   try {
     const found: unknown = JSONPath({ path: expression, json: doc.value as object, wrap: true, eval: 'safe' });
     return Array.isArray(found) && found.length > 0 ? found : null;

@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { mulberry32 } from '../../fixtures/lib/prng.js';
 import { bodyMatchesSliced, distance, parseJson, valueMatches } from '../../src/stubs/pattern-match.js';
+import { EVENT_LOOP_WORK, jsonPathWork } from '../../src/stubs/json-path-work.js';
 import { parsePattern } from '../../src/stubs/patterns.js';
 import { requestDistance, StubRequest } from '../../src/stubs/request.js';
 import { StubStore } from '../../src/stubs/store.js';
@@ -235,5 +236,54 @@ describe('near-miss reports', () => {
     const near = await store.nearMisses(new StubRequest('POST', '/b', '', {}, body), slicing);
     expect(seen).toEqual(['regex .*zzz.*', 'jsonPath "$..x"']);
     expect(near[0]!.distance).toBe(0);
+  });
+});
+
+describe('JSONPath work', () => {
+  const nested = (depth: number) => '['.repeat(depth) + '0' + ']'.repeat(depth);
+
+  it('is values for plain steps, and values to the power of the descents times depth with `..`', () => {
+    const doc = JSON.parse('{"a":[1,2,{"b":3}]}');
+    // The object, the list, three items, and b's value: 6 values, 4 deep.
+    expect(jsonPathWork('$.a[*]', doc)).toBe(6);
+    expect(jsonPathWork('$..b', doc)).toBe(6 * 4);
+    expect(jsonPathWork('$..*..b', doc)).toBe(36 * 4);
+    expect(jsonPathWork('$..b', JSON.parse(nested(5000)))).toBe(5001 * 5001);
+  });
+
+  it('finds nothing past the event loop limit: a multiplying expression over a short deep value', () => {
+    // Run, it would match (every value found contains a 0); past the limit it finds nothing.
+    const pattern = parsePattern({ matchesJsonPath: { expression: '$..*..*..*..*', contains: '0' } }, '/x');
+    const header = nested(40);
+    expect(jsonPathWork('$..*..*..*..*', JSON.parse(header))).toBeGreaterThan(EVENT_LOOP_WORK);
+    expect(valueMatches(pattern, header)).toBe(false);
+    expect(distance(pattern, header)).toBe(1);
+    // Within the limit the same expression still runs.
+    const shallow = parsePattern({ matchesJsonPath: { expression: '$..*..*', contains: '0' } }, '/x');
+    expect(valueMatches(shallow, '{"a":{"b":0}}')).toBe(true);
+  });
+
+  it('sends a body past the event loop limit to the thread, however short the body', async () => {
+    const pattern = parsePattern({ matchesJsonPath: '$..*..*' }, '/x');
+    const text = nested(1000);
+    const body = { bytes: Buffer.from(text), text, json: () => parseJson(text) };
+    const sent: string[] = [];
+    const slicing = {
+      tick: () => undefined,
+      regex: async () => false,
+      jsonPath: async (source: unknown, t: string) => {
+        sent.push(`${JSON.stringify(source)} ${t.length}`);
+        return false;
+      },
+    };
+    expect(await bodyMatchesSliced(pattern, body, slicing)).toBe(false);
+    expect(sent).toEqual([`"$..*..*" ${text.length}`]);
+    // A usual one stays on the event loop.
+    const usual = parsePattern({ matchesJsonPath: '$..b' }, '/x');
+    const small = '{"a":[{"b":1}]}';
+    expect(
+      await bodyMatchesSliced(usual, { bytes: Buffer.from(small), text: small, json: () => parseJson(small) }, slicing),
+    ).toBe(true);
+    expect(sent).toHaveLength(1);
   });
 });

@@ -1,0 +1,58 @@
+// How much work a JSONPath may do on one document, by the document's shape and the expression's recursive
+// descents. jsonpath-plus keeps each value's path while it walks, so a `..` costs about the document's values
+// times its depth, and each further `..` multiplies by the values again: `$..*..*` over a 2 KB body nested
+// 1,000 deep ran the process out of memory, and `$..*..*..*..*` over an 80-byte header nested 40 deep held
+// the event loop for 440 ms. Past the limit an expression finds nothing.
+
+/** Work on the event loop: about 5 ms of jsonpath-plus (a `..` over a 64 KiB body 20 deep is a tenth of it). */
+export const EVENT_LOOP_WORK = 200_000;
+/** Work on the stubs' regular-expression thread (regex-worker.ts), for large bodies: about three seconds. */
+export const THREAD_WORK = 100_000_000;
+
+let limit = EVENT_LOOP_WORK;
+
+/** Sets the limit of this thread (the regex thread raises it: it holds no other client up). */
+export function setJsonPathWorkLimit(work: number): void {
+  limit = work;
+}
+
+interface Shape {
+  values: number;
+  depth: number;
+}
+
+/** Values (containers included) and deepest nesting of parsed documents, counted once per document. */
+const shapes = new WeakMap<object, Shape>();
+
+function shapeOf(doc: unknown): Shape {
+  if (typeof doc !== 'object' || doc === null) return { values: 1, depth: 1 };
+  const known = shapes.get(doc);
+  if (known) return known;
+  let values = 0;
+  let depth = 0;
+  // A loop, not recursion: a document may nest deeper than the stack.
+  const stack: [unknown, number][] = [[doc, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    values++;
+    if (d > depth) depth = d;
+    if (typeof v === 'object' && v !== null)
+      for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  const shape = { values, depth };
+  shapes.set(doc, shape);
+  return shape;
+}
+
+/** Recursive descents in an expression (counted anywhere in it: a quoted `..` counts too, erring on the safe side). */
+const descents = (expression: string): number => expression.split('..').length - 1;
+
+/** The work an expression may do on a document: values, or values to the power of its descents times depth. */
+export function jsonPathWork(expression: string, doc: unknown): number {
+  const { values, depth } = shapeOf(doc);
+  const r = descents(expression);
+  return r === 0 ? values : values ** r * depth;
+}
+
+/** Whether this thread evaluates the expression on the document (else it finds nothing). */
+export const withinJsonPathWork = (expression: string, doc: unknown): boolean => jsonPathWork(expression, doc) <= limit;
