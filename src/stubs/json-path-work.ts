@@ -3,18 +3,18 @@
 // times its depth, and each further `..` multiplies by the values again: `$..*..*` over a 2 KB body nested
 // 1,000 deep ran the process out of memory, and `$..*..*..*..*` over an 80-byte header nested 40 deep held
 // the event loop for 440 ms. Past the limit an expression finds nothing.
+import { workerData } from 'node:worker_threads';
 
 /** Work on the event loop: about 5 ms of jsonpath-plus (a `..` over a 64 KiB body 20 deep is a tenth of it). */
 export const EVENT_LOOP_WORK = 200_000;
 /** Work on the stubs' regular-expression thread (regex-worker.ts), for large bodies: about three seconds. */
 export const THREAD_WORK = 100_000_000;
 
-let limit = EVENT_LOOP_WORK;
-
-/** Sets the limit of this thread (the regex thread raises it: it holds no other client up). */
-export function setJsonPathWorkLimit(work: number): void {
-  limit = work;
-}
+/**
+ * This thread's limit: the event loop's, or the one the regex thread is started with (regex-thread.ts puts
+ * THREAD_WORK in its workerData: that thread holds no other client up).
+ */
+const LIMIT: number = (workerData as { jsonPathWork?: number } | null)?.jsonPathWork ?? EVENT_LOOP_WORK;
 
 interface Shape {
   values: number;
@@ -55,4 +55,4 @@ export function jsonPathWork(expression: string, doc: unknown): number {
 }
 
 /** Whether this thread evaluates the expression on the document (else it finds nothing). */
-export const withinJsonPathWork = (expression: string, doc: unknown): boolean => jsonPathWork(expression, doc) <= limit;
+export const withinJsonPathWork = (expression: string, doc: unknown): boolean => jsonPathWork(expression, doc) <= LIMIT;

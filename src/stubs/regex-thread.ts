@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { scriptFileSync } from '../platform/worker-script.js';
+import { THREAD_WORK } from './json-path-work.js';
 
 /** RE2 as SafeRegex compiles it: Java's DOTALL full match, as WireMock's RegexPattern. */
 export const fullMatch = (source: string): [string, string] => [`^(?:${source})$`, 'su'];
@@ -56,7 +57,8 @@ export class RegexThread {
     new Promise((resolve, reject) => this.#post({ jsonPath: source }, text, false, resolve, reject));
 
   #start(): Running {
-    const worker = new Worker(workerScriptFile(), { workerData: { keep: KEEP } });
+    // A JSONPath may work longer there than on the event loop (json-path-work.ts).
+    const worker = new Worker(workerScriptFile(), { workerData: { keep: KEEP, jsonPathWork: THREAD_WORK } });
     const pending = new Map<number, Pending>();
     const self = { worker, pending };
     worker.on('message', ({ id, hit, lost }: { id: number; hit: boolean; lost?: boolean }) => {

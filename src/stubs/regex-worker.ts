@@ -4,7 +4,6 @@ import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseJson, valueMatches, type ParsedJson } from './pattern-match.js';
 import { parsePattern, type ValuePattern } from './patterns.js';
-import { setJsonPathWorkLimit, THREAD_WORK } from './json-path-work.js';
 import { fullMatch } from './regex-thread.js';
 
 /**
@@ -91,8 +90,6 @@ export class RegexMatcher {
 
 if (parentPort) {
   const port = parentPort;
-  // This thread holds no other client up: a JSONPath may work longer here (json-path-work.ts).
-  setJsonPathWorkLimit(THREAD_WORK);
   const { RE2 } = createRequire(import.meta.url)('re2-wasm') as { RE2: Re2Constructor };
   const matcher = new RegexMatcher(RE2, (workerData as { keep: number }).keep);
   port.on('message', (request: MatchRequest) => {
