@@ -249,6 +249,9 @@ describe('JSONPath work', () => {
     expect(jsonPathWork('$..b', doc)).toBe(6 * 4);
     expect(jsonPathWork('$..*..b', doc)).toBe(36 * 4);
     expect(jsonPathWork('$..b', JSON.parse(nested(5000)))).toBe(5001 * 5001);
+    // Unions take a value once per member: `$[*,*,*]` three times, a second such step nine.
+    expect(jsonPathWork('$.a[*,*,*]', doc)).toBe(6 * 3);
+    expect(jsonPathWork('$.a[0,1][*,*,*]', doc)).toBe(6 * 6);
   });
 
   it('finds nothing past the event loop limit: a multiplying expression over a short deep value', () => {
