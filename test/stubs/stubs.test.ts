@@ -142,6 +142,20 @@ describe('matching as WireMock means it', () => {
     expect(j.headers['x-many']).toEqual(['1', '2']);
     expect((await app.inject('/b')).body).toBe('bytes');
   });
+
+  it("sends a header value's characters past Latin-1 as `?`, as WireMock's Jetty does, instead of failing the answer", async () => {
+    await stub({
+      request: { urlPath: '/latin' },
+      response: { status: 200, headers: { 'X-Text': 'caf\u00e9 \u2603 \u{1F600}', 'X-Ctl': 'a\u0001b' }, body: 'ok' },
+    });
+    const res = await app.inject('/latin');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('ok');
+    // Latin-1 as it is (é), each UTF-16 unit past it as `?` (the emoji is two).
+    expect(Buffer.from(String(res.headers['x-text']), 'latin1').toString('latin1')).toBe('caf\u00e9 ? ??');
+    expect(res.headers['x-ctl']).toBe('a?b');
+    expect((await app.inject('/__mockyard/health')).statusCode).toBe(200);
+  });
 });
 
 describe('one world with the areas', () => {
