@@ -112,18 +112,10 @@ export async function forward(
   return { status: res.status, headers: out, body };
 }
 
-/**
- * What an HTTP/1.1 header value can carry: Node refuses to send anything else (ERR_INVALID_CHAR, thrown while
- * the answer is written). WireMock's Jetty writes header values in ISO-8859-1 with `?` for what it cannot
- * encode: so do we, instead of a stub's `€` or emoji stopping the answer.
- */
-const NOT_HEADER_TEXT = /[^\t\x20-\x7e\x80-\xff]/g;
-
 /** A mapping's headers by lower-case name, repeated names as lists (as Fastify's reply.header keeps them). */
 function grouped(headers: readonly [string, string][]): Map<string, string | string[]> {
   const out = new Map<string, string | string[]>();
-  for (const [name, raw] of headers) {
-    const value = raw.replace(NOT_HEADER_TEXT, '?');
+  for (const [name, value] of headers) {
     const key = name.toLowerCase();
     const prev = out.get(key);
     out.set(key, prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value]);

@@ -118,6 +118,13 @@ function requestRule(json: unknown): RequestRule {
   };
 }
 
+/**
+ * What an HTTP/1.1 header value can carry: Node refuses to send anything else (ERR_INVALID_CHAR, thrown while
+ * the answer is written). WireMock's Jetty writes header values in ISO-8859-1 with `?` for what it cannot
+ * encode: so does mockyard, made once when the mapping is read, instead of a stub's `€` stopping the answer.
+ */
+const NOT_HEADER_TEXT = /[^\t\x20-\x7e\x80-\xff]/g;
+
 function headerList(v: unknown, field: string): [string, string][] {
   if (v === undefined) return [];
   if (!isObject(v)) throw new MappingError(field, 'must be an object of header name to value');
@@ -129,7 +136,7 @@ function headerList(v: unknown, field: string): [string, string][] {
       if (typeof item !== 'string' && typeof item !== 'number')
         throw new MappingError(`${field}/${name}`, 'must be a string or a list of strings');
       if (/[\r\n]/.test(String(item))) throw new MappingError(`${field}/${name}`, 'must not contain line breaks');
-      out.push([name, String(item)]);
+      out.push([name, String(item).replace(NOT_HEADER_TEXT, '?')]);
     }
   }
   return out;
