@@ -129,16 +129,16 @@ function setHeaders(reply: FastifyReply, headers: readonly [string, string][]): 
 
 /**
  * The answer of a stub that nothing but its mapping decides (no delay, fault, proxy, body file or scenario
- * state), as `sendAnswer` would send it, or null. Statuses whose bodies Node or Fastify treat apart (1xx, 204, 304) and a mapping's own
- * Transfer-Encoding are left to `sendAnswer`.
+ * state), as `sendAnswer` would send it, or null. Statuses whose bodies Node or Fastify treat apart (1xx, 204, 304) and
+ * chunked answers are left to `sendAnswer`.
  */
 export function plainAnswer(stub: Pick<Stub, 'id' | 'response' | 'scenarioName'>): FixedAnswer | null {
   const r = stub.response;
   if (r.delayMs > 0 || r.fault !== null || r.proxyBaseUrl !== null || r.bodyFileName !== null) return null;
   if (stub.scenarioName !== null || r.status < 200 || r.status === 204 || r.status === 304) return null;
   const headers: OutgoingHttpHeaders = {};
+  if (r.chunked) return null;
   for (const [name, value] of grouped(r.headers)) headers[name] = value;
-  if (headers['transfer-encoding'] !== undefined) return null;
   headers['matched-stub-id'] = stub.id;
   headers['content-length'] = String(r.body?.length ?? 0);
   return { status: r.status, headers, body: r.body };
@@ -154,11 +154,14 @@ export function sendAnswer(
   headers: readonly [string, string][],
   body: Buffer | null,
   stubId: string,
+  chunked = false,
 ): FastifyReply {
   reply.code(status);
   setHeaders(reply, headers);
   reply.header('matched-stub-id', stubId);
   if (body === null || body.length === 0) return reply.send();
+  // A stream with no Content-Length: Node sends it in chunks (to an HTTP/1.0 client, up to the connection's end).
+  if (chunked) return reply.send(Readable.from([body]));
   if (reply.hasHeader('content-type')) return reply.send(body);
   reply.header('content-length', body.length);
   return reply.send(Readable.from([body]));
@@ -188,5 +191,5 @@ export async function answerWith(
       return;
     }
   }
-  sendAnswer(reply, r.status, r.headers, body, stub.id);
+  sendAnswer(reply, r.status, r.headers, body, stub.id, r.chunked);
 }

@@ -125,6 +125,15 @@ function requestRule(json: unknown): RequestRule {
  */
 const NOT_HEADER_TEXT = /[^\t\x20-\x7e\x80-\xff]/g;
 
+/**
+ * Headers that frame the answer: the server sets them from the body it sends. A mapping's Content-Length
+ * would disagree with its body; a Transfer-Encoding beside a Content-Length, or a Trailer on an answer that
+ * is not chunked, is a message no client can read (and Node refuses to write the Trailer, ERR_HTTP_TRAILER_INVALID,
+ * thrown while the answer is written). WireMock's Jetty answers a chunked Transfer-Encoding or a Trailer in
+ * chunks: so does mockyard, without the Trailer, as it sends no trailer fields.
+ */
+const FRAMING = new Set(['content-length', 'transfer-encoding', 'trailer']);
+
 function headerList(v: unknown, field: string): [string, string][] {
   if (v === undefined) return [];
   if (!isObject(v)) throw new MappingError(field, 'must be an object of header name to value');
@@ -181,9 +190,14 @@ function responseRule(json: unknown): ResponseRule {
   const proxyBaseUrl = optionalString(json.proxyBaseUrl, '/response/proxyBaseUrl');
   if (proxyBaseUrl !== null && !/^https?:\/\/[^/?#]+/i.test(proxyBaseUrl))
     throw new MappingError('/response/proxyBaseUrl', 'must be an http:// or https:// URL');
+  const headers = headerList(json.headers, '/response/headers');
   return {
     status,
-    headers: headerList(json.headers, '/response/headers'),
+    headers: headers.filter(([name]) => !FRAMING.has(name.toLowerCase())),
+    chunked: headers.some(([name, value]) => {
+      const lower = name.toLowerCase();
+      return lower === 'trailer' || (lower === 'transfer-encoding' && /chunked/i.test(value));
+    }),
     body: bodyOf(json),
     bodyFileName: optionalString(json.bodyFileName, '/response/bodyFileName'),
     delayMs: delay,

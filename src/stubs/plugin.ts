@@ -166,7 +166,7 @@ export class StubStep implements StubMatcher {
       const note = requestNotes.get(request.raw);
       if (note) note.stubId = matched.stub.id;
       matched.store.served(matched.stub);
-      sendAnswer(reply, r.status, r.headers, r.body, matched.stub.id);
+      sendAnswer(reply, r.status, r.headers, r.body, matched.stub.id, r.chunked);
       return true;
     }
     return this.#decide(request, reply, view, matched).then(() => true as const);

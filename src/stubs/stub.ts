@@ -30,7 +30,10 @@ export type Fault = (typeof FAULTS)[number];
 
 export interface ResponseRule {
   status: number;
+  /** Without Content-Length, Transfer-Encoding and Trailer: the answer's own framing (see `chunked`). */
   headers: [string, string][];
+  /** Sent in chunks, with no Content-Length: the mapping named a chunked Transfer-Encoding or a Trailer. */
+  chunked: boolean;
   /** body, jsonBody or base64Body, as bytes; null with bodyFileName or no body. */
   body: Buffer | null;
   bodyFileName: string | null;

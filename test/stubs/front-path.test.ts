@@ -170,3 +170,37 @@ describe('cached area answers while stubs exist', () => {
     expect(stubbed.body.toString()).toBe('s');
   });
 });
+
+describe("a mapping's framing headers", () => {
+  // WireMock 3.13 (Jetty) answers a chunked Transfer-Encoding or a Trailer in chunks; a Content-Length that
+  // disagrees with the body is not sent. Node refuses to write a Trailer on an answer with a length.
+  it.each([
+    ['Trailer on the front path', { Trailer: 'x' }, 0],
+    ['Trailer after a delay', { Trailer: 'x' }, 1],
+    ['chunked Transfer-Encoding', { 'Transfer-Encoding': 'chunked' }, 0],
+    ['Transfer-Encoding with a Content-Type', { 'Transfer-Encoding': 'chunked', 'Content-Type': 'text/plain' }, 1],
+  ])('%s: answered in chunks, and the server goes on', async (_name, headers, delay) => {
+    await stub({
+      request: { urlPath: '/framed' },
+      response: { status: 200, headers, body: 'hello', fixedDelayMilliseconds: delay },
+    });
+    const res = await get('/framed');
+    expect(res.status).toBe(200);
+    expect(res.body.toString()).toBe('hello');
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    expect(res.headers['content-length']).toBeUndefined();
+    expect(res.headers.trailer).toBeUndefined();
+    expect((await get('/__mockyard/health')).status).toBe(200);
+  });
+
+  it("sends the body's own length, not a mapping's Content-Length, and never beside a Transfer-Encoding", async () => {
+    await stub({
+      request: { urlPath: '/length' },
+      response: { status: 200, headers: { 'Content-Length': '3', 'Transfer-Encoding': 'gzip' }, body: 'hello' },
+    });
+    const res = await get('/length');
+    expect(res.body.toString()).toBe('hello');
+    expect(res.headers['content-length']).toBe('5');
+    expect(res.headers['transfer-encoding']).toBeUndefined();
+  });
+});
