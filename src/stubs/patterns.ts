@@ -1,8 +1,9 @@
 // WireMock's string value patterns (StringValuePattern and its subclasses) as data, parsed once; pattern-match.ts matches them.
-import { createRequire } from 'node:module';
-import type { RE2 } from 're2-wasm';
 import { MappingError, isObject } from './errors.js';
+import { Re2Expression, loadRe2, re2Loaded } from './re2-heap.js';
 import { fullMatch } from './regex-thread.js';
+
+export { re2Loaded };
 
 export type ValuePattern =
   | { kind: 'equalTo'; expected: string; caseInsensitive: boolean }
@@ -21,9 +22,7 @@ export type ValuePattern =
   | { kind: 'and' | 'or'; parts: ValuePattern[] };
 
 // re2-wasm compiles its WebAssembly when it is loaded: only a server whose stubs hold a pattern pays for it
-// (Node's module cache keeps it once loaded).
-const requireHere = createRequire(import.meta.url);
-const loadRe2 = (): typeof RE2 => (requireHere('re2-wasm') as { RE2: typeof RE2 }).RE2;
+// (Node's module cache keeps it once loaded; re2-heap.ts).
 
 /** Keys whose value is a regular expression, at any depth of a mapping or a request pattern. */
 const REGEX_KEYS = new Set(['matches', 'doesNotMatch', 'urlPattern', 'urlPathPattern']);
@@ -37,24 +36,28 @@ const REGEX_KEY = new RegExp(`"(?:${[...REGEX_KEYS].join('|')})"\\s*:`);
  */
 export const mayHoldRegex = (text: string): boolean => REGEX_KEY.test(text);
 
-/** Whether a JSON value holds a regular expression (a walk with its own stack: bodies nest deeply). */
-function holdsRegex(json: unknown): boolean {
+/** Whether a JSON value holds a regular expression. */
+const holdsRegex = (json: unknown): boolean => regexKeysIn(json, 1) > 0;
+
+/**
+ * How many regular expressions a JSON value may hold (keys that name one, at any depth), counting up to `stop`:
+ * a walk with its own stack, as bodies nest deeply.
+ */
+export function regexKeysIn(json: unknown, stop = Number.POSITIVE_INFINITY): number {
   const stack = [json];
-  while (stack.length > 0) {
+  let n = 0;
+  while (stack.length > 0 && n < stop) {
     const v = stack.pop();
     if (typeof v !== 'object' || v === null) continue;
     if (Array.isArray(v)) for (const inner of v) stack.push(inner);
     else
       for (const key in v) {
-        if (REGEX_KEYS.has(key)) return true;
+        if (REGEX_KEYS.has(key)) n++;
         stack.push((v as Record<string, unknown>)[key]);
       }
   }
-  return false;
+  return n;
 }
-
-/** Whether RE2 has been loaded in this process (is in Node's module cache). */
-export const re2Loaded = (): boolean => requireHere.cache[requireHere.resolve('re2-wasm')] !== undefined;
 
 /**
  * Loads RE2 in turns of the event loop that other requests may come between: loading re2-wasm (about
@@ -89,7 +92,7 @@ export const MAX_EXPRESSION_LENGTH = 4096;
  * and `matcher.matches()`. Look-arounds and back-references, which RE2 lacks, are refused with a 422.
  */
 export class SafeRegex {
-  readonly #re: RE2;
+  readonly #re: Re2Expression;
   constructor(
     readonly source: string,
     field: string,
@@ -97,7 +100,7 @@ export class SafeRegex {
     if (source.length > MAX_EXPRESSION_LENGTH)
       throw new MappingError(field, `the regular expression is longer than ${MAX_EXPRESSION_LENGTH} characters`);
     try {
-      this.#re = new (loadRe2())(...fullMatch(source));
+      this.#re = new Re2Expression(...fullMatch(source));
     } catch (err) {
       throw new MappingError(
         field,

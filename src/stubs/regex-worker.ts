@@ -1,9 +1,9 @@
 // The regular-expression thread's script (started by regex-thread.ts): RE2 full matches and matchesJsonPath
 // matchers over the texts it was sent, each text sent once for all the patterns its body meets.
-import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseJson, valueMatches, type ParsedJson } from './pattern-match.js';
 import { parsePattern, type ValuePattern } from './patterns.js';
+import { Re2Expression } from './re2-heap.js';
 import { fullMatch } from './regex-thread.js';
 
 /**
@@ -25,25 +25,17 @@ export interface MatchReply {
   lost?: true;
 }
 
-interface Re2 {
-  test(text: string): boolean;
-}
-type Re2Constructor = new (source: string, flags: string) => Re2;
-
 /** Compiled patterns kept at most; past it, they are compiled again. */
 const MAX_COMPILED = 512;
 
 /** The thread's state: the texts it holds (the newest `keep`), their JSON once read, and the patterns it compiled. */
 export class RegexMatcher {
-  readonly #compiled = new Map<string, Re2>();
+  readonly #compiled = new Map<string, Re2Expression>();
   readonly #paths = new Map<string, ValuePattern>();
   readonly #texts = new Map<number, string>();
   readonly #json = new Map<number, ParsedJson>();
 
-  constructor(
-    private readonly re2: Re2Constructor,
-    private readonly keep: number,
-  ) {}
+  constructor(private readonly keep: number) {}
 
   match({ id, source, jsonPath, key, text }: MatchRequest): MatchReply {
     if (text !== undefined) {
@@ -59,8 +51,12 @@ export class RegexMatcher {
     if (source === undefined) return { id, hit: this.#jsonPath(jsonPath, key, held) };
     let re = this.#compiled.get(source);
     if (!re) {
-      if (this.#compiled.size >= MAX_COMPILED) this.#compiled.clear();
-      re = new this.re2(...fullMatch(source));
+      if (this.#compiled.size >= MAX_COMPILED) {
+        // Freed now: re2-wasm's heap is not the collector's to see (re2-heap.ts).
+        for (const old of this.#compiled.values()) old.free();
+        this.#compiled.clear();
+      }
+      re = new Re2Expression(...fullMatch(source));
       this.#compiled.set(source, re);
     }
     return { id, hit: re.test(held) };
@@ -90,8 +86,7 @@ export class RegexMatcher {
 
 if (parentPort) {
   const port = parentPort;
-  const { RE2 } = createRequire(import.meta.url)('re2-wasm') as { RE2: Re2Constructor };
-  const matcher = new RegexMatcher(RE2, (workerData as { keep: number }).keep);
+  const matcher = new RegexMatcher((workerData as { keep: number }).keep);
   port.on('message', (request: MatchRequest) => {
     let reply: MatchReply;
     try {

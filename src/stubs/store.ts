@@ -66,8 +66,13 @@ export class StubStore {
   #index = new Map<string, Bucket>();
   #states = new Map<string, string>();
   #seq = 0;
+  /** Regular expressions the stored mappings hold (MAPPING_LIMITS.regexes). */
+  #regexes = 0;
 
-  constructor(readonly limit: number = MAPPING_LIMITS.mappings) {}
+  constructor(
+    readonly limit: number = MAPPING_LIMITS.mappings,
+    readonly regexLimit: number = MAPPING_LIMITS.regexes,
+  ) {}
 
   get size(): number {
     return this.#byId.size;
@@ -97,6 +102,7 @@ export class StubStore {
     const growing = parsed.filter((s) => !this.#byId.has(s.id)).length;
     if (this.#byId.size + Math.min(growing, fresh) > this.limit)
       throw new MappingError('', `mockyard holds at most ${this.limit} mappings; delete some first`, 409);
+    this.#roomForRegexes(parsed);
     for (const stub of parsed) this.#put(stub);
     return parsed;
   }
@@ -105,8 +111,22 @@ export class StubStore {
     const stub = parseMapping(input, 0);
     if (!this.#byId.has(stub.id) && this.#byId.size >= this.limit)
       throw new MappingError('', `mockyard holds at most ${this.limit} mappings; delete some first`, 409);
+    this.#roomForRegexes([stub]);
     this.#put(stub);
     return stub;
+  }
+
+  /** Refuses mappings that would take the regular expressions held past the limit (those they replace go). */
+  #roomForRegexes(parsed: readonly Stub[]): void {
+    const byId = new Map(parsed.map((s) => [s.id, s]));
+    let held = this.#regexes;
+    for (const [id, stub] of byId) held += stub.request.regexes - (this.#byId.get(id)?.request.regexes ?? 0);
+    if (held > this.regexLimit && held > this.#regexes)
+      throw new MappingError(
+        '',
+        `mockyard's mappings hold at most ${this.regexLimit} regular expressions in all; these would make ${held}`,
+        409,
+      );
   }
 
   #put(stub: Stub): void {
@@ -114,6 +134,7 @@ export class StubStore {
     stub.seq = this.#seq;
     this.remove(stub.id);
     this.#byId.set(stub.id, stub);
+    this.#regexes += stub.request.regexes;
     let bucket = this.#index.get(stub.request.method);
     if (!bucket) {
       bucket = { exact: new Map(), bySegment: new Map(), rest: [] };
@@ -131,6 +152,7 @@ export class StubStore {
     const stub = this.#byId.get(id.toLowerCase());
     if (!stub) return false;
     this.#byId.delete(stub.id);
+    this.#regexes -= stub.request.regexes;
     const bucket = this.#index.get(stub.request.method)!;
     const key = indexKey(stub);
     if (key === null) bucket.rest.splice(bucket.rest.indexOf(stub), 1);
@@ -144,6 +166,7 @@ export class StubStore {
   clear(): number {
     const n = this.#byId.size;
     this.#byId.clear();
+    this.#regexes = 0;
     this.#index.clear();
     this.#states.clear();
     return n;

@@ -18,6 +18,8 @@ export interface RequestRule {
   headers: [string, ValuePattern][];
   cookies: [string, ValuePattern][];
   body: ValuePattern[];
+  /** Regular expressions compiled for it (see StubStore's limit on them). */
+  regexes: number;
 }
 
 export const FAULTS = [
