@@ -87,14 +87,18 @@ export interface CatalogToken {
 export function catalogData(store: FixtureStore): { tokens: CatalogToken[]; apps: { owner: string; app: string }[] } {
   const tokens = store
     .prepare(
-      `SELECT t.token, u.name AS user,
-         (SELECT json_group_array(o.name || '/' || a.name || '/' || g.name ORDER BY o.name, a.name, g.name)
-          FROM appcenter_group_members m
-          JOIN appcenter_groups g ON g.id = m.group_id AND g.deleted = 0
-          JOIN appcenter_apps a ON a.id = g.app_id
-          JOIN appcenter_owners o ON o.id = a.owner_id
-          WHERE m.user_id = u.id) AS groups
+      // One grouped pass over the memberships, joined to the tokens: a subquery per token read every
+      // membership again (the table's key starts with the group), quadratic in a scenario's users.
+      `SELECT t.token, u.name AS user, coalesce(mg.groups, '[]') AS groups
        FROM appcenter_tokens t JOIN appcenter_users u ON u.id = t.user_id
+       LEFT JOIN (
+         SELECT m.user_id, json_group_array(o.name || '/' || a.name || '/' || g.name ORDER BY o.name, a.name, g.name) AS groups
+         FROM appcenter_group_members m
+         JOIN appcenter_groups g ON g.id = m.group_id AND g.deleted = 0
+         JOIN appcenter_apps a ON a.id = g.app_id
+         JOIN appcenter_owners o ON o.id = a.owner_id
+         GROUP BY m.user_id
+       ) AS mg ON mg.user_id = u.id
        ORDER BY u.id, t.token`,
     )
     .all() as { token: string; user: string; groups: string }[];
