@@ -81,19 +81,29 @@ export interface UpstreamAnswer {
   body: Buffer;
 }
 
-/** Sends the request on to `base` + the path the real service would see; the answer comes back whole. */
+/**
+ * Sends the request on to `base` + the path the real service would see; the answer comes back whole. `via`
+ * names this server in the forwarded request's Via header (RFC 9110, section 7.6.3): a request that arrives
+ * already naming it went round a loop (a proxyBaseUrl or recording target that leads back here), and is
+ * refused instead of being forwarded again until the connections run out.
+ */
 export async function forward(
   base: string,
   req: StubRequest,
   extraHeaders: readonly [string, string][],
   signal: AbortSignal,
+  via: string,
 ): Promise<UpstreamAnswer> {
+  const seen = req.headers.via;
+  if ((Array.isArray(seen) ? seen.join(',') : (seen ?? '')).split(',').some((hop) => hop.trim() === via))
+    throw new Error('the request came back to this mockyard (its Via header names it): the proxy leads round a loop');
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || HOP.has(name)) continue;
     for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
   }
   for (const [name, value] of extraHeaders) headers.set(name, value);
+  headers.append('via', via);
   const hasBody = req.body !== undefined && req.method !== 'GET' && req.method !== 'HEAD';
   const res = await fetch(base + req.url, {
     method: req.method,
@@ -102,14 +112,32 @@ export async function forward(
     redirect: 'manual',
     signal: AbortSignal.any([signal, AbortSignal.timeout(PROXY_TIMEOUT_MS)]),
   });
-  const body = Buffer.from(await res.arrayBuffer());
-  if (body.length > MAX_PROXY_BODY_BYTES) throw new Error(`the upstream answer is over ${MAX_PROXY_BODY_BYTES} bytes`);
+  const body = await upstreamBody(res);
   const out: [string, string][] = [];
   res.headers.forEach((value, name) => {
     if (!HOP.has(name) && name !== 'set-cookie') out.push([name, value]);
   });
   for (const cookie of res.headers.getSetCookie()) out.push(['set-cookie', cookie]);
   return { status: res.status, headers: out, body };
+}
+
+/** The upstream body, read no further than MAX_PROXY_BODY_BYTES (the rest is not fetched). */
+async function upstreamBody(res: Response): Promise<Buffer> {
+  const tooBig = new Error(`the upstream answer is over ${MAX_PROXY_BODY_BYTES} bytes`);
+  if (Number(res.headers.get('content-length') ?? 0) > MAX_PROXY_BODY_BYTES) {
+    await res.body?.cancel();
+    throw tooBig;
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (res.body === null) return Buffer.alloc(0);
+  for await (const chunk of res.body) {
+    size += chunk.byteLength;
+    // Leaving the loop cancels the stream.
+    if (size > MAX_PROXY_BODY_BYTES) throw tooBig;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
 }
 
 /** A mapping's headers by lower-case name, repeated names as lists (as Fastify's reply.header keeps them). */

@@ -185,7 +185,8 @@ export class StubStep implements StubMatcher {
     const proxy = target ?? matched?.stub.response.proxyBaseUrl ?? null;
     if (proxy === null) return answerWith(matched!.stub, request, reply, stubs.filesRoot);
     try {
-      const answer = await forward(proxy, view, matched?.stub.response.proxyHeaders ?? [], runtime.shutdownSignal);
+      const extra = matched?.stub.response.proxyHeaders ?? [];
+      const answer = await forward(proxy, view, extra, runtime.shutdownSignal, stubs.via);
       stubs.recorder.capture(view, answer);
       sendAnswer(reply, answer.status, answer.headers, answer.body, matched?.stub.id ?? 'recording');
     } catch (err) {

@@ -1,4 +1,5 @@
 // The stubs of a running mockyard: the shared mappings (from --mappings, the admin API), recording, and `match`.
+import { randomUUID } from 'node:crypto';
 import { RegexThread } from './regex-thread.js';
 import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
@@ -48,6 +49,8 @@ export class Stubs {
   /** Where regular expressions over large bodies run, for every request these stubs match. */
   readonly #regex = new RegexThread();
   readonly filesRoot: string | null;
+  /** This server in the Via header of what it forwards: a proxy loop back to it is told apart (answer.ts). */
+  readonly via = `1.1 mockyard-${randomUUID().slice(0, 8)}`;
 
   constructor(readonly options: StubsOptions) {
     this.filesRoot = options.mappingsDir === null ? null : filesRootOf(options.mappingsDir);
