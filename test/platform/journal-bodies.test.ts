@@ -49,4 +49,23 @@ describe('journal bodies', () => {
     expect(entry.responseBody).toBeNull();
     expect(entry.requestBody).toBeNull();
   });
+
+  it('keeps a long JSON body as masked text cut at the limit, not as its parsed objects', async () => {
+    const { app, store } = await testApp({ journalBodyBytes: 200 });
+    const dataset = (store.db.prepare('SELECT id FROM dkan_datasets ORDER BY position LIMIT 1').pluck().get() ??
+      '') as string;
+    const payload = { password: 'hide-me', limit: 1, filler: Array.from({ length: 2000 }, (_, i) => ({ i })) };
+    await app.inject({
+      method: 'POST',
+      url: `/dkan/datastore/query/${dataset}/0`,
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
+    const entry = await last(app);
+    const sent = Buffer.byteLength(JSON.stringify(payload));
+    expect(entry.requestBody).toMatch(
+      new RegExp(`^\\{"password":"\\*\\*\\*","limit":1,.*…\\[cut at 200 of ${sent} bytes\\]$`),
+    );
+    expect(entry.requestBody).not.toContain('hide-me');
+  });
 });

@@ -5,6 +5,7 @@ import type { AreaDefinition } from '../area.js';
 import { documentedErrorStatuses, forcibleStatuses, sendAreaError } from '../http/area-errors.js';
 import { sendMockyardError } from '../http/mockyard-errors.js';
 import { capture, type CapturedBody } from './journal-bodies.js';
+import { sentJson } from '../http/json-body.js';
 import { requestNotes } from './journal.js';
 import { dropConnection, malformedPayload, slowPayload } from './faults.js';
 import { PreferError, parsePrefer, type FaultKind, type Preferences } from './prefer.js';
@@ -58,12 +59,24 @@ function journalStep(runtime: Runtime, request: FastifyRequest, reply: FastifyRe
       forced: state.forced,
       scenario: request.scenario?.name ?? null,
       // A stub answers before the body is parsed: its bytes come from the stub step's note.
-      requestBody: capture(request.body ?? note?.body, request.headers['content-type'], runtime.journal.bodyBytes),
+      requestBody: capture(
+        sentJson.get(request.raw) ?? request.body ?? note?.body,
+        request.headers['content-type'],
+        runtime.journal.bodyBytes,
+        false,
+        sentLength(request.headers['content-length']),
+      ),
       responseHeaders: noResponse ? {} : reply.getHeaders(),
       responseBody: noResponse ? null : state.responseBody,
       note,
     });
   });
+}
+
+/** The request body's length as its Content-Length gives it; null when none (chunked) or not a length. */
+function sentLength(header: string | undefined): number | null {
+  const n = header === undefined ? Number.NaN : Number(header);
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
 /**

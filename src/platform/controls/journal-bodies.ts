@@ -25,6 +25,7 @@ export function capture(
   contentType: string | undefined,
   limit: number,
   view = false,
+  sentBytes: number | null = null,
 ): CapturedBody | null {
   if (limit <= 0 || payload === undefined || payload === null) return null;
   if (typeof payload === 'string') {
@@ -46,9 +47,18 @@ export function capture(
       contentType,
     };
   }
-  // A parsed request body (JSON): kept as the object, serialised when read.
-  if (typeof payload === 'object' && !(Symbol.asyncIterator in payload))
-    return { bytes: payload, size: null, contentType };
+  // A parsed request body (JSON): kept as the object, serialised when read, while the body sent was short. A
+  // long one (or one of unknown length) is masked and cut to text now: its objects take many times its bytes
+  // (a 1 MiB body about 23 MB), and a journal of them ran the server out of memory.
+  if (typeof payload === 'object' && !(Symbol.asyncIterator in payload)) {
+    if (sentBytes !== null && sentBytes <= limit) return { bytes: payload, size: null, contentType };
+    const text = JSON.stringify(maskJson(payload)) ?? '';
+    return {
+      bytes: text.length <= limit * 4 ? text : ownText(text.slice(0, limit * 4)),
+      size: sentBytes ?? Buffer.byteLength(text),
+      contentType,
+    };
+  }
   // A stream (a download): nothing kept and no size known, which a reader sees as no body (bodyText).
   return null;
 }
@@ -78,6 +88,16 @@ function maskForm(text: string): string {
     .join('&');
 }
 
+/** A JSON member: its key, and its value up to the next comma, bracket or space (a string to its end, or the text's end). */
+const JSON_MEMBER = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*(?:"|\\?$)|[^,{}[\]\s"]*)/g;
+
+/** A JSON text that does not parse (a body cut at the journal's limit): the values of secret keys masked. */
+function maskJsonText(text: string): string {
+  return text.replace(JSON_MEMBER, (whole, key: string, colon: string) =>
+    isSecretName(key) ? `"${key}"${colon}"${MASK}"` : whole,
+  );
+}
+
 /** A body's text with its secrets masked, by its content type: JSON keys, form fields, the admin token anywhere. */
 export function maskedText(text: string, contentType: string, adminToken: TokenMask | null): string {
   let out = text;
@@ -88,7 +108,8 @@ export function maskedText(text: string, contentType: string, adminToken: TokenM
       // Rewritten only when a secret went: otherwise the bytes stay as the client sent them.
       if (masked !== JSON.stringify(parsed)) out = masked;
     } catch {
-      // Cut short or not JSON: shown as it is.
+      // Cut short (or not JSON): its members are masked as text.
+      out = maskJsonText(text);
     }
   } else if (/x-www-form-urlencoded/i.test(contentType)) out = maskForm(text);
   return hideToken(out, adminToken);

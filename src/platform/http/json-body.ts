@@ -34,11 +34,18 @@ export class JsonDepthError extends Error {
   }
 }
 
+/**
+ * Each JSON request body as sent, by request: what the journal keeps (cut to its limit, masked when read)
+ * instead of the parsed objects, which take many times the bytes.
+ */
+export const sentJson = new WeakMap<object, string>();
+
 export function installJsonBodyParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (jsonDepthOver(body as string, MAX_JSON_DEPTH)) return done(new JsonDepthError(), undefined);
+    sentJson.set(request.raw, body as string);
     return parse(request, body as string, done);
   });
 }
