@@ -66,6 +66,8 @@ export class StubStore {
   #index = new Map<string, Bucket>();
   #states = new Map<string, string>();
   #seq = 0;
+  /** Mappings per scenario name: a scenario goes with its last mapping. */
+  #inScenario = new Map<string, number>();
   /** Regular expressions the stored mappings hold (MAPPING_LIMITS.regexes). */
   #regexes = 0;
 
@@ -144,8 +146,10 @@ export class StubStore {
     if (key === null) bucket.rest.push(stub);
     else if ('exact' in key) push(bucket.exact, key.exact, stub);
     else push(bucket.bySegment, key.segment, stub);
-    if (stub.scenarioName !== null && !this.#states.has(stub.scenarioName))
-      this.#states.set(stub.scenarioName, STARTED);
+    if (stub.scenarioName !== null) {
+      this.#inScenario.set(stub.scenarioName, (this.#inScenario.get(stub.scenarioName) ?? 0) + 1);
+      if (!this.#states.has(stub.scenarioName)) this.#states.set(stub.scenarioName, STARTED);
+    }
   }
 
   remove(id: string): boolean {
@@ -159,7 +163,14 @@ export class StubStore {
     else if ('exact' in key) pull(bucket.exact, key.exact, stub);
     else pull(bucket.bySegment, key.segment, stub);
     const name = stub.scenarioName;
-    if (name !== null && !this.list().some((s) => s.scenarioName === name)) this.#states.delete(name);
+    if (name !== null) {
+      const left = (this.#inScenario.get(name) ?? 1) - 1;
+      if (left > 0) this.#inScenario.set(name, left);
+      else {
+        this.#inScenario.delete(name);
+        this.#states.delete(name);
+      }
+    }
     return true;
   }
 
@@ -169,6 +180,7 @@ export class StubStore {
     this.#regexes = 0;
     this.#index.clear();
     this.#states.clear();
+    this.#inScenario.clear();
     return n;
   }
 
@@ -248,8 +260,11 @@ export class StubStore {
   }
 
   scenarios(): ScenarioState[] {
+    // One pass over the mappings in order, grouped by scenario.
+    const byName = new Map<string, Stub[]>();
+    for (const s of this.list()) if (s.scenarioName !== null) push(byName, s.scenarioName, s);
     return [...this.#states].map(([name, state]) => {
-      const mappings = this.list().filter((s) => s.scenarioName === name);
+      const mappings = byName.get(name) ?? [];
       const possible = new Set([STARTED]);
       for (const s of mappings) {
         if (s.requiredScenarioState) possible.add(s.requiredScenarioState);
