@@ -114,19 +114,17 @@ export function maskedQuery(url: string, adminToken: TokenMask | null): Record<s
  */
 export function maskUrl(url: string, adminToken: TokenMask | null): string {
   const q = url.indexOf('?');
-  const head = hideToken(q < 0 ? url : url.slice(0, q), adminToken);
-  if (q < 0) return head;
-  const parts = url
+  if (q < 0) return hideToken(url, adminToken);
+  // One pass over the query, and the token hidden once over the whole: a part at a time cost a header value
+  // of 31,000 `&`s (a URL in a header) tens of milliseconds, for each entry of a journal listing.
+  const query = url
     .slice(q + 1)
-    .split('&')
-    .map((part) => {
-      const eq = part.indexOf('=');
-      const rawName = eq < 0 ? part : part.slice(0, eq);
-      if (eq >= 0 && isSecretName(rawName)) return `${hideToken(rawName, adminToken)}=${MASK}`;
-      return hideToken(part, adminToken);
-    });
-  return `${head}?${parts.join('&')}`;
+    .replace(QUERY_PAIR, (pair, lead: string, name: string) => (isSecretName(name) ? `${lead}${name}=${MASK}` : pair));
+  return hideToken(`${url.slice(0, q)}?${query}`, adminToken);
 }
+
+/** A `name=value` pair of a query: its lead (`&` or the start), its raw name. */
+const QUERY_PAIR = /(^|&)([^&=]*)=[^&]*/g;
 
 function statusMatches(status: number | null, wanted: string): boolean {
   if (/^\dxx$/i.test(wanted)) return status !== null && Math.floor(status / 100) === Number(wanted[0]);
