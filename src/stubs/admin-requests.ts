@@ -1,4 +1,5 @@
 // /__admin/requests and near misses: WireMock's verification API over mockyard's one journal.
+import { jsonListStream } from '../platform/http/json-stream.js';
 import type { FastifyInstance } from 'fastify';
 import type { AdminGuards } from '../platform/admin/admin-guard.js';
 import type { AreaDefinition } from '../platform/area.js';
@@ -109,25 +110,31 @@ export function metadataMatcher(body: unknown): (stub: Stub | undefined) => bool
 /** Reading the journal: every serve event, one, unmatched ones and their near misses. */
 function listRoutes(app: FastifyInstance, ctx: AdminContext): void {
   const journal = app.runtime.journal;
-  app.get('/requests', async (request) => {
+  app.get('/requests', async (request, reply) => {
     const q = request.query as { limit?: string; since?: string };
     const since = q.since ? Date.parse(q.since) : undefined;
     const held = journal.reading((r) => since === undefined || r.time >= since);
     const limit = q.limit ? Math.max(0, Number(q.limit)) : Number.POSITIVE_INFINITY;
-    const records: JournalRecord[] = [];
-    for (const r of held) {
-      if (records.length >= limit) break;
-      records.push(r);
+    function* events() {
+      let n = 0;
+      for (const r of held) {
+        if (n++ >= limit) return;
+        yield serveEvent(app, ctx, r);
+      }
     }
-    return {
-      requests: records.map((r) => serveEvent(app, ctx, r)),
-      meta: { total: held.size },
-      requestJournalDisabled: false,
-    };
+    // WireMock's GetServeEventsResult, written an event at a time (jsonListStream).
+    reply.type('application/json; charset=utf-8');
+    return reply.send(
+      jsonListStream('{"requests":[', events(), `],"meta":{"total":${held.size}},"requestJournalDisabled":false}`),
+    );
   });
-  app.get('/requests/unmatched', async () => ({
-    requests: Array.from(journal.reading(unmatched), (r) => loggedRequest(app, ctx, r)),
-  }));
+  app.get('/requests/unmatched', async (_request, reply) => {
+    function* logged() {
+      for (const r of journal.reading(unmatched)) yield loggedRequest(app, ctx, r);
+    }
+    reply.type('application/json; charset=utf-8');
+    return reply.send(jsonListStream('{"requests":[', logged(), ']}'));
+  });
   app.get('/requests/unmatched/near-misses', async () => {
     // Every mapping for every unmatched request: a slice at a time, so other clients are answered meanwhile.
     const slicing = ctx.stubs.slicing();

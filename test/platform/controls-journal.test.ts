@@ -97,6 +97,23 @@ describe('request journal', () => {
     }
   });
 
+  it('writes a long listing in chunks that read back as the whole list, in the schema the docs give', async () => {
+    const { app } = await controlsApp();
+    // Each entry about 20 KB: the listing is many of the stream's 64 KiB chunks.
+    const big = 'x'.repeat(20_000);
+    for (let i = 0; i < 60; i++) await app.inject({ url: `/archive/items/n${i}`, headers: { 'x-big': big } });
+    const res = await app.inject({ url: '/__mockyard/requests?limit=50' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const body = res.json<ListBody>();
+    expect(body.total).toBe(60);
+    expect(body.count).toBe(50);
+    expect(body.requests).toHaveLength(50);
+    expect(body.requests[0]!.path).toBe('/archive/items/n59');
+    expect(body.requests[49]!.headers['x-big']).toBe(big);
+    expect(body).toEqual(JSON.parse(JSON.stringify({ ...app.runtime.journal.list({ limit: 50 }), count: 50 })));
+  });
+
   it('never holds more than --journal-size entries, keeping the newest', async () => {
     const { app } = await controlsApp({ journalSize: '5' });
     for (let i = 0; i < 12; i++) await app.inject({ url: `/archive/items/n${i}` });

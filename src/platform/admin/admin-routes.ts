@@ -1,4 +1,5 @@
 // Admin routes under /__mockyard: the request journal and reset. Off with --admin off; behind a bearer token with --admin-token.
+import { jsonListStream } from '../http/json-stream.js';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -81,9 +82,11 @@ function journalRoutes(root: FastifyInstance, areas: readonly AreaDefinition[], 
         },
       },
     },
-    async (request) => {
-      const { total, requests } = runtime.journal.list(request.query as JournalFilter);
-      return { total, count: requests.length, requests };
+    async (request, reply) => {
+      const { total, count, entries } = runtime.journal.listing(request.query as JournalFilter);
+      // Written an entry at a time (the schema above documents it; the stream is not serialised by it).
+      reply.type('application/json; charset=utf-8');
+      return reply.send(jsonListStream(`{"total":${total},"count":${count},"requests":[`, entries, ']}') as never);
     },
   );
 

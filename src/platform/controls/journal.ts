@@ -212,16 +212,34 @@ export class Journal {
   }
 
   list(filter: JournalFilter = {}): { total: number; requests: JournalEntry[] } {
+    const { total, entries } = this.listing(filter);
+    return { total, requests: [...entries] };
+  }
+
+  /**
+   * The entries `list` gives, made as they are read: a record the journal overwrites before it is read is
+   * left out (`count` is then one more than the entries).
+   */
+  listing(filter: JournalFilter = {}): { total: number; count: number; entries: Iterable<JournalEntry> } {
     const matches = this.#matches(filter);
     const limit = filter.limit ?? Infinity;
-    const requests: JournalEntry[] = [];
+    const held: { slot: RecordHead & { snapshot(): JournalRecord }; id: number }[] = [];
     let total = 0;
     for (const slot of this.#ring.newestFirst()) {
       if (!matches(slot)) continue;
       total += 1;
-      if (requests.length < limit) requests.push(this.#entry(slot.snapshot()));
+      if (held.length < limit) held.push({ slot, id: slot.id });
     }
-    return { total, requests };
+    const entry = (r: JournalRecord) => this.#entry(r);
+    return {
+      total,
+      count: held.length,
+      entries: {
+        *[Symbol.iterator]() {
+          for (const { slot, id } of held) if (slot.id === id) yield entry(slot.snapshot());
+        },
+      },
+    };
   }
 
   /**
