@@ -240,7 +240,7 @@ describe('near-miss reports', () => {
 });
 
 describe('JSONPath work', () => {
-  const nested = (depth: number) => '['.repeat(depth) + '0' + ']'.repeat(depth);
+  const nested = (depth: number) => `${'['.repeat(depth)}0${']'.repeat(depth)}`;
 
   it('is values for plain steps, and values to the power of the descents times depth with `..`', () => {
     const doc = JSON.parse('{"a":[1,2,{"b":3}]}');
