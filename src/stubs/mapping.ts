@@ -1,7 +1,7 @@
 // A WireMock 3 stub mapping (StubMapping: request pattern, response definition, priority, scenario) parsed into plain data.
 import { randomUUID } from 'node:crypto';
 import { MappingError, isObject } from './errors.js';
-import { SafeRegex, parsePattern, regexKeysIn, type ValuePattern } from './patterns.js';
+import { SafeRegex, parsePattern, regexWeight, regexesIn, type ValuePattern } from './patterns.js';
 import { plainAnswer } from './answer.js';
 import { FAULTS, type Fault, type RequestRule, type ResponseRule, type Stub, type UrlRule } from './stub.js';
 
@@ -11,12 +11,15 @@ export const MAPPING_LIMITS = {
   /** Mappings held at once (all sources together). */
   mappings: 10_000,
   /**
-   * Regular expressions the mappings hold, all together: re2-wasm keeps them in a heap of a fixed 16 MiB
-   * (re2-heap.ts), about 10,000 short ones, and matching needs room there too.
+   * Regular expressions the mappings hold, all together, each weighed by its length (regexWeight): re2-wasm
+   * keeps them in a heap of a fixed 16 MiB (re2-heap.ts), about 10,000 short ones, and matching needs room
+   * there too.
    */
   regexes: 4_000,
   /** Regular expressions in one mapping: each costs about 75 us to compile, while the mapping is read. */
   mappingRegexes: 1_000,
+  /** Their characters in one mapping: 1 MB of alternations took 650 ms to compile. */
+  mappingRegexChars: 65_536,
   /** Bytes of one mapping's JSON. */
   mappingBytes: 1024 * 1024,
   /** Longest fixedDelayMilliseconds. */
@@ -120,18 +123,20 @@ function requestRule(json: unknown): RequestRule {
   const cookies = patternMap(json.cookies, '/request/cookies');
   const body = bodyPatterns.map((p, i) => parsePattern(p, `/request/bodyPatterns/${i}`));
   const patterns = [host, ...[...query, ...headers, ...cookies].map(([, p]) => p), ...body];
-  const regexes = (url.kind === 'urlPattern' || url.kind === 'urlPathPattern' ? 1 : 0) + regexesIn(patterns);
+  const regexes =
+    (url.kind === 'urlPattern' || url.kind === 'urlPathPattern' ? regexWeight(url.regex.source) : 0) +
+    weightOf(patterns);
   return { method: method.toUpperCase(), url, host, query, headers, cookies, body, regexes };
 }
 
-/** How many regular expressions the patterns hold, at any depth. */
-function regexesIn(patterns: (ValuePattern | null)[]): number {
+/** What the patterns' regular expressions weigh, at any depth (regexWeight). */
+function weightOf(patterns: (ValuePattern | null)[]): number {
   let n = 0;
   const stack = [...patterns];
   while (stack.length > 0) {
     const p = stack.pop();
     if (!p) continue;
-    if (p.kind === 'matches') n++;
+    if (p.kind === 'matches') n += regexWeight(p.regex.source);
     else if (p.kind === 'and' || p.kind === 'or') stack.push(...p.parts);
     else if (p.kind === 'matchesJsonPath') stack.push(p.sub);
   }
@@ -247,10 +252,16 @@ export function parseMapping(input: unknown, seq: number): Stub {
     throw new MappingError('/scenarioName', 'is needed with requiredScenarioState or newScenarioState');
   const { insertionIndex: _ignored, ...rest } = input;
   // Counted before any is compiled (a false count, from a body pattern's JSON, only matters past the limit).
-  if (regexKeysIn(input.request, MAPPING_LIMITS.mappingRegexes + 1) > MAPPING_LIMITS.mappingRegexes)
+  const held = regexesIn(input.request, MAPPING_LIMITS.mappingRegexes + 1);
+  if (held.count > MAPPING_LIMITS.mappingRegexes)
     throw new MappingError(
       '/request',
       `a mapping may hold at most ${MAPPING_LIMITS.mappingRegexes} regular expressions`,
+    );
+  if (held.chars > MAPPING_LIMITS.mappingRegexChars)
+    throw new MappingError(
+      '/request',
+      `a mapping's regular expressions may hold at most ${MAPPING_LIMITS.mappingRegexChars} characters in all`,
     );
   const request = requestRule(input.request ?? {});
   const response = responseRule(input.response);

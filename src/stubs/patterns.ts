@@ -37,27 +37,38 @@ const REGEX_KEY = new RegExp(`"(?:${[...REGEX_KEYS].join('|')})"\\s*:`);
 export const mayHoldRegex = (text: string): boolean => REGEX_KEY.test(text);
 
 /** Whether a JSON value holds a regular expression. */
-const holdsRegex = (json: unknown): boolean => regexKeysIn(json, 1) > 0;
+const holdsRegex = (json: unknown): boolean => regexesIn(json, 1).count > 0;
 
 /**
- * How many regular expressions a JSON value may hold (keys that name one, at any depth), counting up to `stop`:
- * a walk with its own stack, as bodies nest deeply.
+ * The regular expressions a JSON value may hold (keys that name one, at any depth) and their characters,
+ * counting up to `stop` of them: a walk with its own stack, as bodies nest deeply.
  */
-export function regexKeysIn(json: unknown, stop = Number.POSITIVE_INFINITY): number {
+export function regexesIn(json: unknown, stop = Number.POSITIVE_INFINITY): { count: number; chars: number } {
   const stack = [json];
-  let n = 0;
-  while (stack.length > 0 && n < stop) {
+  let count = 0;
+  let chars = 0;
+  while (stack.length > 0 && count < stop) {
     const v = stack.pop();
     if (typeof v !== 'object' || v === null) continue;
     if (Array.isArray(v)) for (const inner of v) stack.push(inner);
     else
       for (const key in v) {
-        if (REGEX_KEYS.has(key)) n++;
-        stack.push((v as Record<string, unknown>)[key]);
+        const inner = (v as Record<string, unknown>)[key];
+        if (REGEX_KEYS.has(key)) {
+          count++;
+          if (typeof inner === 'string') chars += inner.length;
+        }
+        stack.push(inner);
       }
   }
-  return n;
+  return { count, chars };
 }
+
+/**
+ * What a compiled expression counts against the mappings' limit (MAPPING_LIMITS.regexes): one, and one more
+ * per 256 characters, as re2-wasm's heap holds a long alternation's program by its length.
+ */
+export const regexWeight = (source: string): number => 1 + Math.floor(source.length / 256);
 
 /**
  * Loads RE2 in turns of the event loop that other requests may come between: loading re2-wasm (about

@@ -18,7 +18,7 @@ export interface RequestRule {
   headers: [string, ValuePattern][];
   cookies: [string, ValuePattern][];
   body: ValuePattern[];
-  /** Regular expressions compiled for it (see StubStore's limit on them). */
+  /** What its regular expressions weigh (regexWeight; StubStore's limit on them). */
   regexes: number;
 }
 

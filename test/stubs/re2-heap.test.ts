@@ -70,4 +70,22 @@ describe('one mapping', () => {
     expect(() => parseMapping(holding(20_000), 0)).toThrow(/at most 1000 regular expressions/);
     expect(loadRe2()).toBe(Re2);
   });
+
+  it('may hold at most 65,536 characters of regular expressions, and long ones weigh more in the store', async () => {
+    const { parseMapping } = await import('../../src/stubs/mapping.js');
+    const { StubStore } = await import('../../src/stubs/store.js');
+    const long = (n: number, i = 0) => ({
+      request: {
+        headers: { 'X-A': { or: Array.from({ length: n }, (_, k) => ({ matches: `${'a'.repeat(3990)}${i}-${k}` })) } },
+      },
+      response: { status: 200 },
+    });
+    expect(() => parseMapping(long(17), 0)).toThrow(/at most 65536 characters/);
+    // 4,000 characters weigh 16 (one and one per 256).
+    expect(parseMapping(long(16), 0).request.regexes).toBe(16 * 16);
+    const store = new StubStore(100, 600);
+    store.add(long(16, 1));
+    store.add(long(16, 2));
+    expect(() => store.add(long(16, 3))).toThrow(/at most 600 regular expressions in all; these would make 768/);
+  });
 });
