@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { StubStep } from '../../src/stubs/plugin.js';
 import { testApp } from '../helpers/app.js';
 import { rawGet } from '../helpers/raw-get.js';
+import { addMapping } from '../helpers/stubs.js';
 
 const { app } = await testApp({ journalSize: 1000 });
 await app.listen({ port: 0, host: '127.0.0.1' });
@@ -40,11 +41,7 @@ const admin = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
     headers: { 'content-type': 'application/json' },
   });
 
-const stub = async (mapping: object): Promise<string> => {
-  const res = await admin('POST', '/mappings', mapping);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ id: string }>().id;
-};
+const stub = (mapping: object): Promise<string> => addMapping(app, mapping);
 
 const plain = {
   name: 'order 7',

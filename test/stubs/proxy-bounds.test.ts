@@ -5,21 +5,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_PROXY_BODY_BYTES } from '../../src/stubs/answer.js';
 import { testApp } from '../helpers/app.js';
 import { rawGet } from '../helpers/raw-get.js';
+import { addMapping } from '../helpers/stubs.js';
 
 const { app } = await testApp();
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 const port = (app.server.address() as AddressInfo).port;
 
-const stub = async (mapping: object) => {
-  const res = await app.inject({
-    method: 'POST',
-    url: '/__admin/mappings',
-    headers: { 'content-type': 'application/json' },
-    payload: mapping,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-};
+const stub = (mapping: object) => addMapping(app, mapping);
 
 describe('a proxy stub', () => {
   it('that leads back to this mockyard is refused on its second pass, with the Via header that tells', async () => {
