@@ -1,8 +1,8 @@
 // /__admin/requests and near misses: WireMock's verification API over mockyard's one journal.
-import { jsonListStream } from '../platform/http/json-stream.js';
 import type { FastifyInstance } from 'fastify';
 import type { AdminGuards } from '../platform/admin/admin-guard.js';
 import type { AreaDefinition } from '../platform/area.js';
+import { jsonListStream } from '../platform/http/json-stream.js';
 import type { JournalRecord, RecordHead } from '../platform/controls/journal.js';
 import { MASK } from '../platform/controls/secrets.js';
 import type { Scenarios } from '../scenarios/registry.js';

@@ -218,7 +218,7 @@ export class Journal {
 
   /**
    * The entries `list` gives, made as they are read: a record the journal overwrites before it is read is
-   * left out (`count` is then one more than the entries).
+   * left out (`count` still counts it).
    */
   listing(filter: JournalFilter = {}): { total: number; count: number; entries: Iterable<JournalEntry> } {
     const matches = this.#matches(filter);
