@@ -1,17 +1,38 @@
-// Secrets in a JSON body the journal cut short: masked as text, as the cut text no longer parses.
+// Secrets in a JSON body the journal cut short: masked as a whole body's are, as the cut text no longer parses.
 import { describe, expect, it } from 'vitest';
 import { maskedText } from '../../src/platform/controls/journal-bodies.js';
 
+const json = 'application/json';
+const cut = (text: string) => maskedText(text, json, null);
+
 describe('a cut JSON body', () => {
-  it("has its secret keys' values masked, a string cut in the middle included", () => {
-    const json = 'application/json';
-    expect(maskedText('{"password":"hide-me","limit":1,"filler":[{"i":0},{"i', json, null)).toBe(
+  it("has its secret keys' values masked, a value cut in the middle included", () => {
+    expect(cut('{"password":"hide-me","limit":1,"filler":[{"i":0},{"i')).toBe(
       '{"password":"***","limit":1,"filler":[{"i":0},{"i',
     );
-    expect(maskedText('{"a":{"api_key" : 12345, "token":"ab\\"cd"}, "x":"y", "secret":"unterm', json, null)).toBe(
+    expect(cut('{"a":{"api_key" : 12345, "token":"ab\\"cd"}, "x":"y", "secret":"unterm')).toBe(
       '{"a":{"api_key" : "***", "token":"***"}, "x":"y", "secret":"***"',
     );
     // A secret name as a value is not a key.
-    expect(maskedText('["password", "x"', json, null)).toBe('["password", "x"');
+    expect(cut('["password", "x"')).toBe('["password", "x"');
+  });
+
+  it('masks a list or an object under a secret key whole, and keys spelled with escapes', () => {
+    expect(cut('{"token":["s1","s2"],"v":{"password":{"deep":"s3"}},"n":[1')).toBe(
+      '{"token":"***","v":{"password":"***"},"n":[1',
+    );
+    expect(cut('{"pass\\u0077ord":"s1","api\\u005fkey":"s2","x":"')).toBe(
+      '{"pass\\u0077ord":"***","api\\u005fkey":"***","x":"',
+    );
+    // A value that looks like the start of a member does not put the scan out of step.
+    expect(cut('{"list":["a",": "],"api_key":"s","more":[')).toBe('{"list":["a",": "],"api_key":"***","more":[');
+    expect(cut('{"token":["never closed", {"a":')).toBe('{"token":"***"');
+  });
+
+  it('reads a text of escaped quotes in one pass', () => {
+    const text = `{"k":"${'\\"'.repeat(40_000)}`;
+    expect(cut(text)).toBe(text);
+    const quotes = `"${'\\"'.repeat(40_000)}`;
+    expect(cut(quotes)).toBe(quotes);
   });
 });

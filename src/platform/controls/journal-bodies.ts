@@ -88,14 +88,97 @@ function maskForm(text: string): string {
     .join('&');
 }
 
-/** A JSON member: its key, and its value up to the next comma, bracket or space (a string to its end, or the text's end). */
-const JSON_MEMBER = /"((?:[^"\\]|\\.)*)"(\s*:\s*)("(?:[^"\\]|\\.)*(?:"|\\?$)|[^,{}[\]\s"]*)/g;
+/** Where the JSON string starting at `at` (its opening quote) ends: past its closing quote, or the text's end. */
+function stringEnd(text: string, at: number): number {
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92 /* \\ */) i++;
+    else if (c === 34 /* " */) return i + 1;
+  }
+  return text.length;
+}
 
-/** A JSON text that does not parse (a body cut at the journal's limit): the values of secret keys masked. */
+/** Where the JSON value starting at `at` ends: a string or a bracketed value whole (or to the text's end). */
+function valueEnd(text: string, at: number): number {
+  const c = text[at];
+  if (c === '"') return stringEnd(text, at);
+  if (c === '{' || c === '[') {
+    let depth = 0;
+    for (let i = at; i < text.length; i++) {
+      const d = text[i];
+      if (d === '"') i = stringEnd(text, i) - 1;
+      else if (d === '{' || d === '[') depth++;
+      else if ((d === '}' || d === ']') && --depth === 0) return i + 1;
+    }
+    return text.length;
+  }
+  const stop = /[,}\]\s]/g;
+  stop.lastIndex = at;
+  return stop.exec(text)?.index ?? text.length;
+}
+
+/** A key as JSON reads it (escapes decoded), from its quoted text, which may be cut short. */
+function keyOf(quoted: string): string {
+  for (const candidate of [quoted, `${quoted}"`]) {
+    try {
+      return JSON.parse(candidate) as string;
+    } catch {
+      // Cut inside an escape: the next candidate, or the raw text.
+    }
+  }
+  return quoted.slice(1);
+}
+
+const WHITESPACE = /\s/;
+const skipSpace = (text: string, at: number): number => {
+  let i = at;
+  while (i < text.length && WHITESPACE.test(text[i]!)) i++;
+  return i;
+};
+
+/**
+ * A JSON text that does not parse (a body cut at the journal's limit), with the value of every secret key
+ * masked, as maskJson masks a whole body: one pass over its tokens, each key read as JSON reads it, a masked
+ * value passed whole (an object or a list to its closing bracket, or the text's end).
+ */
 function maskJsonText(text: string): string {
-  return text.replace(JSON_MEMBER, (whole, key: string, colon: string) =>
-    isSecretName(key) ? `"${key}"${colon}"${MASK}"` : whole,
-  );
+  const open: string[] = [];
+  let keyNext = false;
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"') {
+      const end = stringEnd(text, i);
+      if (open.at(-1) === '{' && keyNext) {
+        keyNext = false;
+        const colon = skipSpace(text, end);
+        if (text[colon] === ':') {
+          const value = skipSpace(text, colon + 1);
+          if (isSecretName(keyOf(text.slice(i, end)))) {
+            out += `${text.slice(copied, value)}"${MASK}"`;
+            copied = valueEnd(text, value);
+            i = copied;
+            continue;
+          }
+          i = value;
+          continue;
+        }
+      }
+      i = end;
+      continue;
+    }
+    if (c === '{' || c === '[') {
+      open.push(c);
+      keyNext = c === '{';
+    } else if (c === '}' || c === ']') {
+      open.pop();
+      keyNext = false;
+    } else if (c === ',') keyNext = open.at(-1) === '{';
+    i++;
+  }
+  return out + text.slice(copied);
 }
 
 /** A body's text with its secrets masked, by its content type: JSON keys, form fields, the admin token anywhere. */
