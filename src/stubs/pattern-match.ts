@@ -175,18 +175,43 @@ function jsonDistance(p: Extract<ValuePattern, { kind: 'equalToJson' }>, actual:
   return jsonEqual(p.expected, actual.value, p.ignoreArrayOrder, p.ignoreExtraElements) ? 0 : 1;
 }
 
-/** Items compared at most in matching one array's objects in any order with extra elements: past it, no match. */
+/**
+ * Items compared at most, over one whole comparison, in matching objects in any order with extra elements
+ * (each may match more than one item, so they are searched for): past it, no match.
+ */
 const MAX_SEARCH = 1_000_000;
 
-/** Whether two arrays hold the same items in any order (their items' order inside ignored too). */
+/** How deep a JSON value nests (a walk with its own stack), counting up to `stop`. */
+function depthOf(v: unknown, stop: number): number {
+  let most = 0;
+  const stack: [unknown, number][] = [[v, 0]];
+  while (stack.length > 0 && most <= stop) {
+    const [x, d] = stack.pop()!;
+    if (typeof x !== 'object' || x === null) continue;
+    most = Math.max(most, d + 1);
+    for (const inner of Array.isArray(x) ? x : Object.values(x)) stack.push([inner, d + 1]);
+  }
+  return most;
+}
+
+/**
+ * Whether two arrays hold the same items in any order (their items' order inside ignored too). Each item is
+ * named by a number, equal items by the same one (a tree's canonical form): a list by its items' numbers
+ * sorted, an object by its keys sorted with their values' numbers. So the work is one visit per value, where
+ * comparing item by item was quadratic (100,000 items in reverse order held every client 13 s). Values of
+ * different depths differ: a body deeper than the expected value is not walked (it could be thousands deep).
+ */
 function sameItems(expected: unknown[], actual: unknown[]): boolean {
-  const counts = new Map<string, number>();
+  const depth = depthOf(expected, Number.POSITIVE_INFINITY);
+  if (depthOf(actual, depth) !== depth) return false;
+  const names = new Map<string, number>();
+  const counts = new Map<number, number>();
   for (const a of actual) {
-    const key = canonical(a);
+    const key = canonicalName(a, names);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   for (const e of expected) {
-    const key = canonical(e);
+    const key = canonicalName(e, names);
     const left = counts.get(key) ?? 0;
     if (left === 0) return false;
     counts.set(key, left - 1);
@@ -194,38 +219,47 @@ function sameItems(expected: unknown[], actual: unknown[]): boolean {
   return true;
 }
 
-/**
- * A JSON value's text with object keys sorted and array items in sorted order: two values have the same text
- * exactly when jsonEqual(a, b, true, false) holds.
- */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).sort().join(',')}]`;
-  if (isObject(v))
-    return `{${Object.keys(v)
+/** The number naming a value's canonical form among `names` (see sameItems). */
+function canonicalName(v: unknown, names: Map<string, number>): number {
+  let form: string;
+  if (Array.isArray(v)) form = `[${v.map((x) => canonicalName(x, names)).sort((a, b) => a - b)}]`;
+  else if (isObject(v))
+    form = `{${Object.keys(v)
       .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .map((k) => `${JSON.stringify(k)}:${canonicalName(v[k], names)}`)
       .join(',')}}`;
-  return JSON.stringify(v) ?? 'null';
+  // The type, then the value as `===` tells values apart (1 and 1.0 alike; Infinity is not null).
+  else form = `${typeof v}:${v === null ? 'null' : String(v)}`;
+  let name = names.get(form);
+  if (name === undefined) {
+    name = names.size;
+    names.set(form, name);
+  }
+  return name;
 }
 
 /** JSON equality as WireMock's EqualToJsonPattern (JsonUnit): numbers by value, options for arrays and extra fields. */
-export function jsonEqual(expected: unknown, actual: unknown, anyOrder: boolean, extra: boolean): boolean {
+export function jsonEqual(
+  expected: unknown,
+  actual: unknown,
+  anyOrder: boolean,
+  extra: boolean,
+  budget = { searches: MAX_SEARCH },
+): boolean {
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return false;
     if (!extra && actual.length !== expected.length) return false;
     if (!anyOrder) {
       // ignoreExtraElements also ignores extra array items (JsonUnit's IGNORING_EXTRA_ARRAY_ITEMS).
-      return expected.every((e, i) => i < actual.length && jsonEqual(e, actual[i], anyOrder, extra));
+      return expected.every((e, i) => i < actual.length && jsonEqual(e, actual[i], anyOrder, extra, budget));
     }
     // Each expected element takes a distinct actual one. Without extra elements that is equality of the two
-    // multisets, counted by each item's canonical text: one pass each, where a search per item was quadratic
-    // (100,000 items in reverse order held every client 13 s).
+    // multisets (sameItems).
     if (!extra) return sameItems(expected, actual);
     const used = new Array<boolean>(actual.length).fill(false);
     // Plain values by count; objects and arrays (which may match more than one actual item) by search.
     const plain = new Map<unknown, number>();
     for (const a of actual) if (typeof a !== 'object' || a === null) plain.set(a, (plain.get(a) ?? 0) + 1);
-    let work = 0;
     return expected.every((e) => {
       if (typeof e !== 'object' || e === null) {
         const left = plain.get(e) ?? 0;
@@ -234,7 +268,11 @@ export function jsonEqual(expected: unknown, actual: unknown, anyOrder: boolean,
       }
       const i = actual.findIndex(
         (a, k) =>
-          !used[k] && typeof a === 'object' && a !== null && ++work <= MAX_SEARCH && jsonEqual(e, a, anyOrder, extra),
+          !used[k] &&
+          typeof a === 'object' &&
+          a !== null &&
+          budget.searches-- > 0 &&
+          jsonEqual(e, a, anyOrder, extra, budget),
       );
       if (i < 0) return false;
       used[i] = true;
@@ -245,7 +283,7 @@ export function jsonEqual(expected: unknown, actual: unknown, anyOrder: boolean,
     if (!isObject(actual)) return false;
     const keys = Object.keys(expected);
     if (!extra && Object.keys(actual).length !== keys.length) return false;
-    return keys.every((k) => Object.hasOwn(actual, k) && jsonEqual(expected[k], actual[k], anyOrder, extra));
+    return keys.every((k) => Object.hasOwn(actual, k) && jsonEqual(expected[k], actual[k], anyOrder, extra, budget));
   }
   return expected === actual;
 }

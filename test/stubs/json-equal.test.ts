@@ -27,4 +27,26 @@ describe('equalToJson with ignoreArrayOrder', () => {
     const numbers = Array.from({ length: 100_000 }, (_, i) => i);
     expect(jsonEqual(numbers, [...numbers].reverse(), true, true)).toBe(true);
   });
+
+  it('tells a body nested thousands deep apart without walking it, and Infinity from null', () => {
+    let deep: unknown = 0;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(jsonEqual([1], deep, true, false)).toBe(false);
+    expect(jsonEqual([[1]], [deep], true, false)).toBe(false);
+    expect(jsonEqual([null], JSON.parse('[1e999]'), true, false)).toBe(false);
+    expect(jsonEqual([{ x: null }], JSON.parse('[{"x":-1e400}]'), true, false)).toBe(false);
+    expect(jsonEqual([0], [-0], true, false)).toBe(true);
+  });
+
+  it('with ignoreExtraElements, searches at most a million items over the whole body, nested lists included', () => {
+    const wanted = Array.from({ length: 1300 }, (_, q) => ({ q }));
+    const expected = [{ l: wanted }];
+    // Every object holds the items in reverse with the last wrong: each is searched through (845,000
+    // comparisons), and none matches. Past the million, the rest are not compared: no match either.
+    const actual = Array.from({ length: 75 }, () => ({ l: [...wanted.slice(0, -1), { q: -1 }].reverse() }));
+    expect(jsonEqual(expected, actual, true, true)).toBe(false);
+    const right = { l: [...wanted].reverse() };
+    expect(jsonEqual(expected, [right, ...actual], true, true)).toBe(true);
+    expect(jsonEqual(expected, [...actual, right], true, true)).toBe(false);
+  });
 });
