@@ -7,7 +7,7 @@ import type { JournalRecord, RecordHead } from '../platform/controls/journal.js'
 import { MASK } from '../platform/controls/secrets.js';
 import type { Scenarios } from '../scenarios/registry.js';
 import { isObject, sendNotFound } from './errors.js';
-import { parseMapping } from './mapping.js';
+import { parseMapping, withinRegexLimits } from './mapping.js';
 import type { RequestRule, Stub } from './stub.js';
 import { distance } from './pattern-match.js';
 import { parsePattern } from './patterns.js';
@@ -102,6 +102,7 @@ const unmatched = (r: Pick<RecordHead, 'stubId' | 'status'>) => r.stubId === und
 
 /** Whether a stub's `metadata` matches a pattern, as WireMock's find-by-metadata applies it to the metadata JSON. */
 export function metadataMatcher(body: unknown): (stub: Stub | undefined) => boolean {
+  withinRegexLimits(body, '');
   const pattern = parsePattern(body, '');
   return (stub) =>
     stub !== undefined && isObject(stub.json.metadata) && distance(pattern, JSON.stringify(stub.json.metadata)) === 0;

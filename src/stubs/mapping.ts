@@ -232,6 +232,22 @@ function responseRule(json: unknown): ResponseRule {
   };
 }
 
+/**
+ * Refuses a mapping or a request pattern that holds more regular expressions than one may
+ * (MAPPING_LIMITS), counted before any is compiled (a false count, from a body pattern's JSON, only matters
+ * past the limit).
+ */
+export function withinRegexLimits(json: unknown, field: string): void {
+  const held = regexesIn(json, MAPPING_LIMITS.mappingRegexes + 1);
+  if (held.count > MAPPING_LIMITS.mappingRegexes)
+    throw new MappingError(field, `a pattern may hold at most ${MAPPING_LIMITS.mappingRegexes} regular expressions`);
+  if (held.chars > MAPPING_LIMITS.mappingRegexChars)
+    throw new MappingError(
+      field,
+      `a pattern's regular expressions may hold at most ${MAPPING_LIMITS.mappingRegexChars} characters in all`,
+    );
+}
+
 /** Parses one mapping; throws a MappingError naming the field at fault. `seq` orders equal priorities. */
 export function parseMapping(input: unknown, seq: number): Stub {
   if (!isObject(input)) throw new MappingError('', 'a mapping must be a JSON object');
@@ -251,18 +267,7 @@ export function parseMapping(input: unknown, seq: number): Stub {
   if (scenarioName === null && (requiredScenarioState !== null || newScenarioState !== null))
     throw new MappingError('/scenarioName', 'is needed with requiredScenarioState or newScenarioState');
   const { insertionIndex: _ignored, ...rest } = input;
-  // Counted before any is compiled (a false count, from a body pattern's JSON, only matters past the limit).
-  const held = regexesIn(input.request, MAPPING_LIMITS.mappingRegexes + 1);
-  if (held.count > MAPPING_LIMITS.mappingRegexes)
-    throw new MappingError(
-      '/request',
-      `a mapping may hold at most ${MAPPING_LIMITS.mappingRegexes} regular expressions`,
-    );
-  if (held.chars > MAPPING_LIMITS.mappingRegexChars)
-    throw new MappingError(
-      '/request',
-      `a mapping's regular expressions may hold at most ${MAPPING_LIMITS.mappingRegexChars} characters in all`,
-    );
+  withinRegexLimits(input.request, '/request');
   const request = requestRule(input.request ?? {});
   const response = responseRule(input.response);
   return {

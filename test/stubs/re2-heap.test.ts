@@ -88,4 +88,15 @@ describe('one mapping', () => {
     store.add(long(16, 2));
     expect(() => store.add(long(16, 3))).toThrow(/at most 600 regular expressions in all; these would make 768/);
   });
+
+  it('bounds the patterns of find-by-metadata and remove-by-metadata as a mapping is bounded', async () => {
+    const { testApp } = await import('../helpers/app.js');
+    const { app } = await testApp();
+    const payload = { or: Array.from({ length: 2000 }, (_, i) => ({ matches: String(i) })) };
+    for (const url of ['/__admin/mappings/find-by-metadata', '/__admin/mappings/remove-by-metadata']) {
+      const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
+      expect(res.statusCode, url).toBe(422);
+      expect(res.body).toContain('at most 1000 regular expressions');
+    }
+  });
 });
