@@ -20,6 +20,8 @@ export const MAPPING_LIMITS = {
   mappingRegexes: 1_000,
   /** Their characters in one mapping: 1 MB of alternations took 650 ms to compile. */
   mappingRegexChars: 65_536,
+  /** About how long they may take to compile, in ms (compileCost): the event loop waits for it. */
+  mappingRegexCompileMs: 60,
   /** Bytes of one mapping's JSON. */
   mappingBytes: 1024 * 1024,
   /** Longest fixedDelayMilliseconds. */
@@ -241,6 +243,12 @@ export function withinRegexLimits(json: unknown, field: string): void {
   const held = regexesIn(json, MAPPING_LIMITS.mappingRegexes + 1);
   if (held.count > MAPPING_LIMITS.mappingRegexes)
     throw new MappingError(field, `a pattern may hold at most ${MAPPING_LIMITS.mappingRegexes} regular expressions`);
+  if (held.cost > MAPPING_LIMITS.mappingRegexCompileMs)
+    throw new MappingError(
+      field,
+      `a pattern's regular expressions would take about ${Math.round(held.cost)} ms to compile, past ${MAPPING_LIMITS.mappingRegexCompileMs} ms: ` +
+        'Unicode classes such as \\pL cost about 20 ms each, and a counted repetition compiles its part that many times',
+    );
   if (held.chars > MAPPING_LIMITS.mappingRegexChars)
     throw new MappingError(
       field,

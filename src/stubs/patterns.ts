@@ -43,10 +43,14 @@ const holdsRegex = (json: unknown): boolean => regexesIn(json, 1).count > 0;
  * The regular expressions a JSON value may hold (keys that name one, at any depth) and their characters,
  * counting up to `stop` of them: a walk with its own stack, as bodies nest deeply.
  */
-export function regexesIn(json: unknown, stop = Number.POSITIVE_INFINITY): { count: number; chars: number } {
+export function regexesIn(
+  json: unknown,
+  stop = Number.POSITIVE_INFINITY,
+): { count: number; chars: number; cost: number } {
   const stack = [json];
   let count = 0;
   let chars = 0;
+  let cost = 0;
   while (stack.length > 0 && count < stop) {
     const v = stack.pop();
     if (typeof v !== 'object' || v === null) continue;
@@ -56,12 +60,82 @@ export function regexesIn(json: unknown, stop = Number.POSITIVE_INFINITY): { cou
         const inner = (v as Record<string, unknown>)[key];
         if (REGEX_KEYS.has(key)) {
           count++;
-          if (typeof inner === 'string') chars += inner.length;
+          if (typeof inner === 'string') {
+            chars += inner.length;
+            cost += compileCost(inner);
+          }
         }
         stack.push(inner);
       }
   }
-  return { count, chars };
+  return { count, chars, cost };
+}
+
+/** What a Unicode property class (`\pL`, `\p{Greek}`, `\P...`) costs re2-wasm to compile: 13-25 ms for `\pL` here. */
+const PROPERTY_MS = 20;
+/** What any other atom costs (a 4,000-character alternation compiles in about 2.6 ms). */
+const ATOM_MS = 0.0007;
+/** What an atom that matches most of Unicode costs (`.`, `[^a]`, `\W`: `.{1000}` compiles in 55 ms). */
+const WIDE_MS = 0.05;
+
+/**
+ * About how many milliseconds re2-wasm takes to compile a pattern: each atom's cost, times the counted
+ * repetitions around it (RE2 compiles `x{3}` as `xxx`). Unicode property classes dominate: `\pL{10}` took
+ * 130 ms, `(\pL{10}){10}` filled re2-wasm's heap after 500 ms.
+ */
+export function compileCost(source: string): number {
+  // Per open group: its cost so far; `last`: the cost of the atom or group a quantifier would repeat.
+  const groups: number[] = [0];
+  let last = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    let atom = ATOM_MS;
+    if (c === '\\') {
+      const next = source[i + 1];
+      if (next === 'p' || next === 'P') {
+        atom = PROPERTY_MS;
+        i += source[i + 2] === '{' ? Math.max(2, source.indexOf('}', i) - i) : 2;
+      } else {
+        if (next !== undefined && 'wdsWDS'.includes(next)) atom = WIDE_MS;
+        i++;
+      }
+    } else if (c === '[') {
+      // A class: its property classes count, the rest is one atom.
+      let j = i + 1;
+      const negated = source[j] === '^';
+      if (negated) j++;
+      if (source[j] === ']') j++;
+      let properties = 0;
+      for (; j < source.length && source[j] !== ']'; j++) {
+        if (source[j] !== '\\') continue;
+        if (source[j + 1] === 'p' || source[j + 1] === 'P') properties++;
+        j++;
+      }
+      atom = (negated ? WIDE_MS : ATOM_MS) + properties * PROPERTY_MS;
+      i = j;
+    } else if (c === '(') {
+      groups.push(0);
+      last = 0;
+      continue;
+    } else if (c === ')') {
+      last = groups.length > 1 ? groups.pop()! : 0;
+      groups[groups.length - 1]! += last;
+      continue;
+    } else if (c === '{') {
+      const counted = /^\{(\d+)(?:,(\d*))?\}/.exec(source.slice(i, i + 24));
+      if (counted) {
+        const times = Math.max(Number(counted[1]), Number(counted[2] || 0));
+        groups[groups.length - 1]! += last * (Math.min(times, 100_000) - 1);
+        last *= times;
+        i += counted[0].length - 1;
+        continue;
+      }
+    } else if (c === '*' || c === '+' || c === '?' || c === '|') continue;
+    else if (c === '.') atom = WIDE_MS;
+    groups[groups.length - 1]! += atom;
+    last = atom;
+  }
+  return groups.reduce((a, b) => a + b, 0);
 }
 
 /**

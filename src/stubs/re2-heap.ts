@@ -102,8 +102,10 @@ export class Re2Expression {
         freeing.register(this, (re as unknown as { wrapper: Wrapper }).wrapper, this);
         return [re, Re2];
       } catch (err) {
-        if (!aborted(err) || attempt > 0) throw err;
+        if (!aborted(err)) throw err;
+        // The module is dead either way; a pattern that fills even a fresh one is refused as RE2's error.
         modules.reload(Re2);
+        if (attempt > 0) throw err;
       }
     }
   }

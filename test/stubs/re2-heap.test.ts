@@ -100,3 +100,23 @@ describe('one mapping', () => {
     }
   });
 });
+
+describe("a pattern's compile time", () => {
+  it('is estimated from its Unicode classes and counted repetitions, and refused past 60 ms a mapping', async () => {
+    const { compileCost } = await import('../../src/stubs/patterns.js');
+    const { parseMapping } = await import('../../src/stubs/mapping.js');
+    expect(compileCost('/orders/[0-9]+')).toBeLessThan(1);
+    expect(compileCost('a{1000}')).toBeLessThan(10);
+    expect(compileCost('\\pL')).toBe(20);
+    expect(compileCost('[\\pL\\pN_]+')).toBeGreaterThanOrEqual(40);
+    expect(compileCost('\\p{Greek}{10}')).toBeGreaterThanOrEqual(200);
+    expect(compileCost('(\\pL{10}){10}')).toBeGreaterThanOrEqual(2000);
+    expect(compileCost('(?:x|\\pL){3,5}')).toBeGreaterThanOrEqual(100);
+    // Atoms that match most of Unicode: `.{1000}` compiled in 55 ms.
+    expect(compileCost('.{1000}')).toBeGreaterThanOrEqual(50);
+    expect(compileCost('[^a]{1000}')).toBeGreaterThanOrEqual(50);
+    const mapping = (urlPattern: string) => ({ request: { urlPattern }, response: { status: 200 } });
+    expect(parseMapping(mapping('/names/\\pL+'), 0).request.regexes).toBe(1);
+    expect(() => parseMapping(mapping('\\pL{100}'), 0)).toThrow(/would take about 2000 ms to compile/);
+  });
+});
