@@ -35,4 +35,19 @@ describe('a cut JSON body', () => {
     const quotes = `"${'\\"'.repeat(40_000)}`;
     expect(cut(quotes)).toBe(quotes);
   });
+
+  it('masks whole bodies the same way: a key given twice, nesting past any depth, bytes otherwise as sent', () => {
+    expect(cut('{"a":{"password":"S"},"a":1}')).toBe('{"a":{"password":"***"},"a":1}');
+    const deep = `${'{"x":'.repeat(70)}{"password":"S"}${'}'.repeat(70)}`;
+    expect(cut(deep)).toBe(deep.replace('"S"', '"***"'));
+    expect(cut('{ "limit" : 1,\n  "token" : "S" }')).toBe('{ "limit" : 1,\n  "token" : "***" }');
+  });
+
+  it('masks what only looks like JSON: single quotes, unquoted keys, a comma missing, brackets that do not pair', () => {
+    expect(cut(`{'password':'S','a':1}`)).toBe(`{'password':"***",'a':1}`);
+    expect(cut('{password:"S", api_key: 12}')).toBe('{password:"***", api_key: "***"}');
+    expect(cut('{"a":1 "password":"S"}')).toBe('{"a":1 "password":"***"}');
+    expect(cut('{"a":"b""password":"S"}')).toBe('{"a":"b""password":"***"}');
+    expect(cut('{"a":[1,2}],"password":"S"}')).toBe('{"a":[1,2}],"password":"***"}');
+  });
 });

@@ -88,25 +88,26 @@ function maskForm(text: string): string {
     .join('&');
 }
 
-/** Where the JSON string starting at `at` (its opening quote) ends: past its closing quote, or the text's end. */
+/** Where the string starting at `at` (its opening quote, `"` or `'`) ends: past its closing quote, or the text's end. */
 function stringEnd(text: string, at: number): number {
+  const quote = text.charCodeAt(at);
   for (let i = at + 1; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 92 /* \\ */) i++;
-    else if (c === 34 /* " */) return i + 1;
+    if (c === 92 /* \ */) i++;
+    else if (c === quote) return i + 1;
   }
   return text.length;
 }
 
-/** Where the JSON value starting at `at` ends: a string or a bracketed value whole (or to the text's end). */
+/** Where the value starting at `at` ends: a string or a bracketed value whole (or to the text's end). */
 function valueEnd(text: string, at: number): number {
   const c = text[at];
-  if (c === '"') return stringEnd(text, at);
+  if (c === '"' || c === "'") return stringEnd(text, at);
   if (c === '{' || c === '[') {
     let depth = 0;
     for (let i = at; i < text.length; i++) {
       const d = text[i];
-      if (d === '"') i = stringEnd(text, i) - 1;
+      if (d === '"' || d === "'") i = stringEnd(text, i) - 1;
       else if (d === '{' || d === '[') depth++;
       else if ((d === '}' || d === ']') && --depth === 0) return i + 1;
     }
@@ -119,14 +120,15 @@ function valueEnd(text: string, at: number): number {
 
 /** A key as JSON reads it (escapes decoded), from its quoted text, which may be cut short. */
 function keyOf(quoted: string): string {
-  for (const candidate of [quoted, `${quoted}"`]) {
-    try {
-      return JSON.parse(candidate) as string;
-    } catch {
-      // Cut inside an escape: the next candidate, or the raw text.
+  if (quoted.startsWith('"'))
+    for (const candidate of [quoted, `${quoted}"`]) {
+      try {
+        return JSON.parse(candidate) as string;
+      } catch {
+        // Cut inside an escape: the next candidate, or the raw text.
+      }
     }
-  }
-  return quoted.slice(1);
+  return quoted.slice(1, quoted.length > 1 && quoted.endsWith(quoted[0]!) ? -1 : undefined);
 }
 
 const WHITESPACE = /\s/;
@@ -136,47 +138,42 @@ const skipSpace = (text: string, at: number): number => {
   return i;
 };
 
+/** A bare word (an unquoted key, as JavaScript and JSON5 write them, or true, null, a number). */
+const WORD = /[\w$-]+/y;
+
 /**
- * A JSON text that does not parse (a body cut at the journal's limit), with the value of every secret key
- * masked, as maskJson masks a whole body: one pass over its tokens, each key read as JSON reads it, a masked
- * value passed whole (an object or a list to its closing bracket, or the text's end).
+ * A JSON body's text with the value of every secret key masked, as maskJson masks a parsed body, and every
+ * other byte as the client sent it: one pass, in which a string (or a bare word) followed by `:` is a key,
+ * read as JSON reads it, and a masked value is passed whole (an object or a list to its closing bracket, or
+ * the text's end). It reads what JSON.parse cannot: a body cut at the journal's limit, one nested past any
+ * depth, with a key given twice, or not JSON at all (single quotes, unquoted keys, a comma missing).
  */
 function maskJsonText(text: string): string {
-  const open: string[] = [];
-  let keyNext = false;
   let out = '';
   let copied = 0;
   let i = 0;
   while (i < text.length) {
     const c = text[i]!;
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      if (open.at(-1) === '{' && keyNext) {
-        keyNext = false;
-        const colon = skipSpace(text, end);
-        if (text[colon] === ':') {
-          const value = skipSpace(text, colon + 1);
-          if (isSecretName(keyOf(text.slice(i, end)))) {
-            out += `${text.slice(copied, value)}"${MASK}"`;
-            copied = valueEnd(text, value);
-            i = copied;
-            continue;
-          }
-          i = value;
-          continue;
-        }
-      }
-      i = end;
+    let end: number;
+    if (c === '"' || c === "'") end = stringEnd(text, i);
+    else {
+      WORD.lastIndex = i;
+      end = WORD.test(text) ? WORD.lastIndex : -1;
+    }
+    if (end < 0) {
+      i++;
       continue;
     }
-    if (c === '{' || c === '[') {
-      open.push(c);
-      keyNext = c === '{';
-    } else if (c === '}' || c === ']') {
-      open.pop();
-      keyNext = false;
-    } else if (c === ',') keyNext = open.at(-1) === '{';
-    i++;
+    const colon = skipSpace(text, end);
+    const quoted = c === '"' || c === "'";
+    if (text[colon] === ':' && isSecretName(quoted ? keyOf(text.slice(i, end)) : text.slice(i, end))) {
+      const value = skipSpace(text, colon + 1);
+      out += `${text.slice(copied, value)}"${MASK}"`;
+      copied = valueEnd(text, value);
+      i = copied;
+      continue;
+    }
+    i = end;
   }
   return out + text.slice(copied);
 }
@@ -184,17 +181,8 @@ function maskJsonText(text: string): string {
 /** A body's text with its secrets masked, by its content type: JSON keys, form fields, the admin token anywhere. */
 export function maskedText(text: string, contentType: string, adminToken: TokenMask | null): string {
   let out = text;
-  if (/json/i.test(contentType)) {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      const masked = JSON.stringify(maskJson(parsed));
-      // Rewritten only when a secret went: otherwise the bytes stay as the client sent them.
-      if (masked !== JSON.stringify(parsed)) out = masked;
-    } catch {
-      // Cut short (or not JSON): its members are masked as text.
-      out = maskJsonText(text);
-    }
-  } else if (/x-www-form-urlencoded/i.test(contentType)) out = maskForm(text);
+  if (/json/i.test(contentType)) out = maskJsonText(text);
+  else if (/x-www-form-urlencoded/i.test(contentType)) out = maskForm(text);
   return hideToken(out, adminToken);
 }
 
