@@ -30,6 +30,15 @@ const freeing = new FinalizationRegistry<Wrapper>((wrapper) => {
  */
 class Re2Module {
   #class: Re2Class | null = null;
+  /** Patterns that filled a fresh module's heap by themselves: refused again without a try (at most 1,000). */
+  readonly #tooBig = new Set<string>();
+  tooBig(source: string): boolean {
+    return this.#tooBig.has(source);
+  }
+  remember(source: string): void {
+    this.#tooBig.add(source);
+    for (const old of this.#tooBig) if (this.#tooBig.size > 1000) this.#tooBig.delete(old);
+  }
   readonly #path = requireHere.resolve('re2-wasm');
   get(): Re2Class {
     // Also when Node's cache no longer has it (dropped by `reload`, or by whoever manages the cache).
@@ -47,6 +56,8 @@ class Re2Module {
 }
 
 const modules = new Re2Module();
+
+const TOO_BIG = "the pattern needs more memory than re2-wasm's 16 MiB heap holds";
 
 /** Loads re2-wasm (once; again after an abort) and gives its RE2 class. */
 export const loadRe2 = (): Re2Class => modules.get();
@@ -94,6 +105,8 @@ export class Re2Expression {
   }
 
   #compile(): [RE2, Re2Class] {
+    // Each try loads a module of 16 MiB, which the collector frees only when it gets to it.
+    if (modules.tooBig(this.source)) throw new SyntaxError(TOO_BIG);
     for (let attempt = 0; ; attempt++) {
       const Re2 = modules.get();
       try {
@@ -105,7 +118,10 @@ export class Re2Expression {
         if (!aborted(err)) throw err;
         // The module is dead either way; a pattern that fills even a fresh one is refused as RE2's error.
         modules.reload(Re2);
-        if (attempt > 0) throw err;
+        if (attempt > 0) {
+          modules.remember(this.source);
+          throw new SyntaxError(TOO_BIG);
+        }
       }
     }
   }

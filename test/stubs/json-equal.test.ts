@@ -38,15 +38,28 @@ describe('equalToJson with ignoreArrayOrder', () => {
     expect(jsonEqual([0], [-0], true, false)).toBe(true);
   });
 
-  it('with ignoreExtraElements, searches at most a million items over the whole body, nested lists included', () => {
+  it('with ignoreExtraElements, compares at most a million values over the whole body, nested lists included', () => {
     const wanted = Array.from({ length: 1300 }, (_, q) => ({ q }));
     const expected = [{ l: wanted }];
-    // Every object holds the items in reverse with the last wrong: each is searched through (845,000
-    // comparisons), and none matches. Past the million, the rest are not compared: no match either.
+    // Every object holds the items in reverse with the last wrong: each is searched through (about 845,000
+    // items, each a comparison of its key), and none matches. Past the budget, the rest are not compared: no
+    // match either.
     const actual = Array.from({ length: 75 }, () => ({ l: [...wanted.slice(0, -1), { q: -1 }].reverse() }));
     expect(jsonEqual(expected, actual, true, true)).toBe(false);
-    const right = { l: [...wanted].reverse() };
-    expect(jsonEqual(expected, [right, ...actual], true, true)).toBe(true);
-    expect(jsonEqual(expected, [...actual, right], true, true)).toBe(false);
+    expect(jsonEqual(expected, [...actual, { l: [...wanted].reverse() }], true, true)).toBe(false);
+    // 500 items in reverse: 125,000 comparisons, within it.
+    const some = wanted.slice(0, 500);
+    expect(jsonEqual([{ l: some }], [{ l: [...some].reverse() }], true, true)).toBe(true);
+  });
+
+  it('counts each key of each object searched against the same budget', () => {
+    const item = (i: number, last: number) =>
+      Object.fromEntries(Array.from({ length: 85 }, (_, k) => [`k${k}`, k === 84 ? 2 * i + last : 0]));
+    const expected = Array.from({ length: 800 }, (_, i) => item(i, 0));
+    const decoys = Array.from({ length: 800 }, (_, i) => item(i, 1));
+    // Every decoy is compared with every expected object key by key up to the last: 54 million values.
+    expect(jsonEqual(expected, [...decoys, ...expected], true, true)).toBe(false);
+    const few = expected.slice(0, 50);
+    expect(jsonEqual(few, [...decoys.slice(0, 50), ...few], true, true)).toBe(true);
   });
 });
