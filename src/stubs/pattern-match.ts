@@ -4,7 +4,7 @@
 // WireMock's MatchResult.getDistance does (EqualToPattern: normalised Levenshtein; regex and contains: 0 or 1).
 import { distance as levenshtein } from 'fastest-levenshtein';
 import { JSONPath } from 'jsonpath-plus';
-import { isObject } from './errors.js';
+import { jsonEqual } from './json-equal.js';
 import { EVENT_LOOP_WORK, jsonPathWork, withinJsonPathWork } from './json-path-work.js';
 import type { ValuePattern } from './patterns.js';
 
@@ -173,123 +173,6 @@ export async function bodyDistanceSliced(p: ValuePattern, body: BodyView, slicin
 function jsonDistance(p: Extract<ValuePattern, { kind: 'equalToJson' }>, actual: ParsedJson): number {
   if (!actual.ok) return 1;
   return jsonEqual(p.expected, actual.value, p.ignoreArrayOrder, p.ignoreExtraElements) ? 0 : 1;
-}
-
-/**
- * Values compared at most in one whole comparison (each object's keys, each list's items, at any depth): past
- * it, no match. Matching objects in any order with extra elements searches (each may match more than one
- * item), and a search's every comparison counts: 800 objects of 85 keys searched through 800 others held every
- * client 2.9 s while counting searches alone. A body of 1 MiB has fewer values than this in order.
- */
-const MAX_WORK = 1_000_000;
-
-/** How deep a JSON value nests (a walk with its own stack), counting up to `stop`. */
-function depthOf(v: unknown, stop: number): number {
-  let most = 0;
-  const stack: [unknown, number][] = [[v, 0]];
-  while (stack.length > 0 && most <= stop) {
-    const [x, d] = stack.pop()!;
-    if (typeof x !== 'object' || x === null) continue;
-    most = Math.max(most, d + 1);
-    for (const inner of Array.isArray(x) ? x : Object.values(x)) stack.push([inner, d + 1]);
-  }
-  return most;
-}
-
-/**
- * Whether two arrays hold the same items in any order (their items' order inside ignored too). Each item is
- * named by a number, equal items by the same one (a tree's canonical form): a list by its items' numbers
- * sorted, an object by its keys sorted with their values' numbers. So the work is one visit per value, where
- * comparing item by item was quadratic (100,000 items in reverse order held every client 13 s). Values of
- * different depths differ: a body deeper than the expected value is not walked (it could be thousands deep).
- */
-function sameItems(expected: unknown[], actual: unknown[]): boolean {
-  const depth = depthOf(expected, Number.POSITIVE_INFINITY);
-  if (depthOf(actual, depth) !== depth) return false;
-  const names = new Map<string, number>();
-  const counts = new Map<number, number>();
-  for (const a of actual) {
-    const key = canonicalName(a, names);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  for (const e of expected) {
-    const key = canonicalName(e, names);
-    const left = counts.get(key) ?? 0;
-    if (left === 0) return false;
-    counts.set(key, left - 1);
-  }
-  return true;
-}
-
-/** The number naming a value's canonical form among `names` (see sameItems). */
-function canonicalName(v: unknown, names: Map<string, number>): number {
-  let form: string;
-  if (Array.isArray(v)) form = `[${v.map((x) => canonicalName(x, names)).sort((a, b) => a - b)}]`;
-  else if (isObject(v))
-    form = `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalName(v[k], names)}`)
-      .join(',')}}`;
-  // The type, then the value as `===` tells values apart (1 and 1.0 alike; Infinity is not null).
-  else form = `${typeof v}:${v === null ? 'null' : String(v)}`;
-  let name = names.get(form);
-  if (name === undefined) {
-    name = names.size;
-    names.set(form, name);
-  }
-  return name;
-}
-
-/** JSON equality as WireMock's EqualToJsonPattern (JsonUnit): numbers by value, options for arrays and extra fields. */
-export function jsonEqual(
-  expected: unknown,
-  actual: unknown,
-  anyOrder: boolean,
-  extra: boolean,
-  budget = { left: MAX_WORK },
-): boolean {
-  if (--budget.left < 0) return false;
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual)) return false;
-    if (!extra && actual.length !== expected.length) return false;
-    if (!anyOrder) {
-      // ignoreExtraElements also ignores extra array items (JsonUnit's IGNORING_EXTRA_ARRAY_ITEMS).
-      return expected.every((e, i) => i < actual.length && jsonEqual(e, actual[i], anyOrder, extra, budget));
-    }
-    // Each expected element takes a distinct actual one. Without extra elements that is equality of the two
-    // multisets (sameItems).
-    if (!extra) return sameItems(expected, actual);
-    const used = new Array<boolean>(actual.length).fill(false);
-    // Plain values by count; objects and arrays (which may match more than one actual item) by search.
-    const plain = new Map<unknown, number>();
-    for (const a of actual) if (typeof a !== 'object' || a === null) plain.set(a, (plain.get(a) ?? 0) + 1);
-    return expected.every((e) => {
-      if (budget.left <= 0) return false;
-      if (typeof e !== 'object' || e === null) {
-        const left = plain.get(e) ?? 0;
-        plain.set(e, left - 1);
-        return left > 0;
-      }
-      const i = actual.findIndex(
-        (a, k) =>
-          !used[k] &&
-          typeof a === 'object' &&
-          a !== null &&
-          budget.left > 0 &&
-          jsonEqual(e, a, anyOrder, extra, budget),
-      );
-      if (i < 0) return false;
-      used[i] = true;
-      return true;
-    });
-  }
-  if (isObject(expected)) {
-    if (!isObject(actual)) return false;
-    const keys = Object.keys(expected);
-    if (!extra && Object.keys(actual).length !== keys.length) return false;
-    return keys.every((k) => Object.hasOwn(actual, k) && jsonEqual(expected[k], actual[k], anyOrder, extra, budget));
-  }
-  return expected === actual;
 }
 
 type JsonPathPattern = Extract<ValuePattern, { kind: 'matchesJsonPath' }>;
