@@ -156,11 +156,29 @@ const MAPPINGS = [
     request: { method: 'GET', urlPattern: '/low/keep\\?x=[0-9]+' },
     response: { status: 200, body: 'higher priority' },
   },
+  {
+    id: id(23),
+    request: {
+      method: 'POST',
+      urlPath: '/pairs',
+      bodyPatterns: [{ equalToJson: [{ a: 1 }, { a: 1, b: 2 }], ignoreArrayOrder: true, ignoreExtraElements: true }],
+    },
+    response: { status: 200, body: 'paired' },
+  },
+  {
+    id: id(24),
+    request: { method: 'GET', urlPath: '/framed' },
+    response: {
+      status: 200,
+      headers: { 'Transfer-Encoding': 'chunked', 'Content-Type': 'text/plain' },
+      body: 'in chunks',
+    },
+  },
 ];
 
 const EXPECTED_OUTCOMES = [
   '200 404 201 404 200 200 200 404 202 404 200 404 403 404 404 204 404 200 404 200 200 404 200 200 200 200 404',
-  '200 200 fault fault fault 200 404 404 404 200 404 404 200 410 410',
+  '200 200 fault fault fault 200 404 404 404 200 404 404 200 410 410 200 404 200',
 ].join(' ');
 
 const basic = `Basic ${Buffer.from('u:p').toString('base64')}`;
@@ -232,6 +250,10 @@ const REQUESTS: { method?: string; url: string; headers?: Record<string, string>
   { url: '/low/keep?x=12' },
   { url: '/low/keep?x=ab' },
   { method: 'DELETE', url: '/low/anything' },
+  // The first fit of {"a":1} is the item {"a":1,"b":2} needs: WireMock pairs them the other way.
+  { method: 'POST', url: '/pairs', body: '[{"a":1,"b":2},{"a":1}]', headers: { 'content-type': 'application/json' } },
+  { method: 'POST', url: '/pairs', body: '[{"a":1,"b":2}]', headers: { 'content-type': 'application/json' } },
+  { url: '/framed' },
 ];
 
 /** The headers a client acts on; Date, lengths and connection handling differ by server and do not count. */
