@@ -128,8 +128,7 @@ function pairedUp(
     }
   }
   const m = objects.length;
-  // Which expected item holds each actual object; whether a pair fits, asked once.
-  const owner = new Int32Array(m).fill(-1);
+  // Whether a pair fits, asked once.
   const known = new Map<number, boolean>();
   const fit = (i: number, j: number): boolean => {
     const key = i * m + j;
@@ -140,11 +139,20 @@ function pairedUp(
     }
     return f;
   };
-  // The actual objects an expected one can fit: those with the same value under its first key of a plain
-  // value (an id, mostly), found through an index of that key; all of them for a list or such a key's lack.
+  const candidates = candidatesOf(wanted, actual, objects, budget);
+  return augmented(wanted.length, m, candidates, fit, budget);
+}
+
+/**
+ * For each expected object, the actual objects it can fit (their places in `objects`): those with the same
+ * value under its first key of a plain value (an id, mostly), found through an index of that key built once;
+ * all of them for a list, or an object without such a key.
+ */
+function candidatesOf(wanted: unknown[], actual: unknown[], objects: number[], budget: { left: number }): number[][] {
+  const m = objects.length;
   const all = Array.from({ length: m }, (_, j) => j);
   const byKey = new Map<string, Map<unknown, number[]>>();
-  const candidates = wanted.map((e): number[] => {
+  return wanted.map((e): number[] => {
     if (Array.isArray(e)) return all;
     const entry = Object.entries(e as object).find(([, v]) => typeof v !== 'object' || v === null);
     if (!entry) return all;
@@ -166,9 +174,24 @@ function pairedUp(
     }
     return index.get(value) ?? [];
   });
-  // An augmenting path from each expected item, depth first with a stack of its own (paths can be long).
+}
+
+/**
+ * Whether each of `n` expected items can hold an actual object of its own among its candidates, given whether
+ * a pair fits: an augmenting path from each item in turn (Kuhn's algorithm), depth first with a stack of its
+ * own, as paths can be long.
+ */
+function augmented(
+  n: number,
+  m: number,
+  candidates: number[][],
+  fit: (i: number, j: number) => boolean,
+  budget: { left: number },
+): boolean {
+  // Which expected item holds each actual object; which search last looked at it.
+  const owner = new Int32Array(m).fill(-1);
   const seen = new Int32Array(m).fill(-1);
-  for (let start = 0; start < wanted.length; start++) {
+  for (let start = 0; start < n; start++) {
     const items = [start];
     const next = [0];
     const took: number[] = [];
