@@ -63,20 +63,12 @@ function journalStep(runtime: Runtime, request: FastifyRequest, reply: FastifyRe
         sentJson.get(request.raw) ?? request.body ?? note?.body,
         request.headers['content-type'],
         runtime.journal.bodyBytes,
-        false,
-        sentLength(request.headers['content-length']),
       ),
       responseHeaders: noResponse ? {} : reply.getHeaders(),
       responseBody: noResponse ? null : state.responseBody,
       note,
     });
   });
-}
-
-/** The request body's length as its Content-Length gives it; null when none (chunked) or not a length. */
-function sentLength(header: string | undefined): number | null {
-  const n = header === undefined ? Number.NaN : Number(header);
-  return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
 /**

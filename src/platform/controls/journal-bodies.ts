@@ -25,7 +25,6 @@ export function capture(
   contentType: string | undefined,
   limit: number,
   view = false,
-  sentBytes: number | null = null,
 ): CapturedBody | null {
   if (limit <= 0 || payload === undefined || payload === null) return null;
   if (typeof payload === 'string') {
@@ -47,15 +46,14 @@ export function capture(
       contentType,
     };
   }
-  // A parsed request body (JSON): kept as the object, serialised when read, while the body sent was short. A
-  // long one (or one of unknown length) is masked and cut to text now: its objects take many times its bytes
-  // (a 1 MiB body about 23 MB), and a journal of them ran the server out of memory.
+  // A parsed body without the text it was sent as (a JSON body's text is what the journal keeps:
+  // controls.ts): masked and cut to text now, as its objects take many times its bytes (a 1 MiB body about
+  // 23 MB, and a journal of them ran the server out of memory).
   if (typeof payload === 'object' && !(Symbol.asyncIterator in payload)) {
-    if (sentBytes !== null && sentBytes <= limit) return { bytes: payload, size: null, contentType };
     const text = JSON.stringify(maskJson(payload)) ?? '';
     return {
       bytes: text.length <= limit * 4 ? text : ownText(text.slice(0, limit * 4)),
-      size: sentBytes ?? Buffer.byteLength(text),
+      size: Buffer.byteLength(text),
       contentType,
     };
   }
