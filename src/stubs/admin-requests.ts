@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AdminGuards } from '../platform/admin/admin-guard.js';
 import type { AreaDefinition } from '../platform/area.js';
-import { jsonListStream } from '../platform/http/json-stream.js';
+import { sendJsonList } from '../platform/http/json-stream.js';
 import type { JournalRecord, RecordHead } from '../platform/controls/journal.js';
 import { MASK } from '../platform/controls/secrets.js';
 import type { Scenarios } from '../scenarios/registry.js';
@@ -123,18 +123,15 @@ function listRoutes(app: FastifyInstance, ctx: AdminContext): void {
         yield serveEvent(app, ctx, r);
       }
     }
-    // WireMock's GetServeEventsResult, written an event at a time (jsonListStream).
-    reply.type('application/json; charset=utf-8');
-    return reply.send(
-      jsonListStream('{"requests":[', events(), `],"meta":{"total":${held.size}},"requestJournalDisabled":false}`),
-    );
+    // WireMock's GetServeEventsResult, written an event at a time.
+    const close = `],"meta":{"total":${held.size}},"requestJournalDisabled":false}`;
+    return sendJsonList(reply, '{"requests":[', events(), close);
   });
   app.get('/requests/unmatched', async (_request, reply) => {
     function* logged() {
       for (const r of journal.reading(unmatched)) yield loggedRequest(app, ctx, r);
     }
-    reply.type('application/json; charset=utf-8');
-    return reply.send(jsonListStream('{"requests":[', logged(), ']}'));
+    return sendJsonList(reply, '{"requests":[', logged(), ']}');
   });
   app.get('/requests/unmatched/near-misses', async () => {
     // Every mapping for every unmatched request: a slice at a time, so other clients are answered meanwhile.

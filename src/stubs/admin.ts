@@ -1,7 +1,7 @@
 // WireMock's admin API at /__admin (AdminRoutes): mappings, requests, scenarios, recordings, reset; mockyard's token applies.
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { guardAdminScope } from '../platform/admin/admin-guard.js';
-import { jsonListStream } from '../platform/http/json-stream.js';
+import { sendJsonList } from '../platform/http/json-stream.js';
 import { type AdminContext, metadataMatcher, requestRoutes } from './admin-requests.js';
 import { recordingRoutes, sendErrors } from './admin-recordings.js';
 import { MappingError, isObject, sendNotFound } from './errors.js';
@@ -19,8 +19,7 @@ function mappingRoutes(app: FastifyInstance, ctx: AdminContext): void {
     const limit = q.limit === undefined ? all.length : Math.max(0, Number(q.limit) || 0);
     // WireMock's ListStubMappingsResult, written a mapping at a time (mappings of a MiB each add up).
     const page = all.slice(offset, offset + limit).map((s) => s.json);
-    reply.type('application/json; charset=utf-8');
-    return reply.send(jsonListStream('{"mappings":[', page, `],"meta":{"total":${all.length}}}`));
+    return sendJsonList(reply, '{"mappings":[', page, `],"meta":{"total":${all.length}}}`);
   });
   app.post('/mappings', async (request, reply) => reply.code(201).send(store.add(request.body).json));
   app.delete('/mappings', async () => {

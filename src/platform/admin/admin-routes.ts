@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { jsonListStream } from '../http/json-stream.js';
+import { sendJsonList } from '../http/json-stream.js';
 import type { AreaDefinition } from '../area.js';
 import type { JournalFilter } from '../controls/journal.js';
 import { scenarioRoutes } from '../../scenarios/routes.js';
@@ -84,9 +84,8 @@ function journalRoutes(root: FastifyInstance, areas: readonly AreaDefinition[], 
     },
     async (request, reply) => {
       const { total, count, entries } = runtime.journal.listing(request.query as JournalFilter);
-      // Written an entry at a time (the schema above documents it; the stream is not serialised by it).
-      reply.type('application/json; charset=utf-8');
-      return reply.send(jsonListStream(`{"total":${total},"count":${count},"requests":[`, entries, ']}') as never);
+      // Written an entry at a time.
+      return sendJsonList(reply, `{"total":${total},"count":${count},"requests":[`, entries, ']}');
     },
   );
 
