@@ -1,6 +1,7 @@
 // equalToJson's comparison, as WireMock's EqualToJsonPattern (JsonUnit) makes it: numbers by value, lists in
 // order or not, extra fields and items allowed or not, bounded in work whatever the body.
 import { isObject } from './errors.js';
+import { shapeOf } from './json-shape.js';
 
 /**
  * Values compared at most in one whole comparison (each object's keys, each list's items, at any depth): past
@@ -12,29 +13,16 @@ const MAX_WORK = 1_000_000;
 /** What looking at one candidate of a search costs in that budget: a value's comparison costs one. */
 const SEARCH_STEP = 4;
 
-/** How deep a JSON value nests (a walk with its own stack), counting up to `stop`. */
-function depthOf(v: unknown, stop: number): number {
-  let most = 0;
-  const stack: [unknown, number][] = [[v, 0]];
-  while (stack.length > 0 && most <= stop) {
-    const [x, d] = stack.pop()!;
-    if (typeof x !== 'object' || x === null) continue;
-    most = Math.max(most, d + 1);
-    for (const inner of Array.isArray(x) ? x : Object.values(x)) stack.push([inner, d + 1]);
-  }
-  return most;
-}
-
 /**
  * Whether two arrays hold the same items in any order (their items' order inside ignored too). Each item is
  * named by a number, equal items by the same one (a tree's canonical form): a list by its items' numbers
  * sorted, an object by its keys sorted with their values' numbers. So the work is one visit per value, where
  * comparing item by item was quadratic (100,000 items in reverse order held every client 13 s). Values of
- * different depths differ: a body deeper than the expected value is not walked (it could be thousands deep).
+ * different depths differ: a body deeper than the expected value (it could be thousands deep) is told apart by
+ * its depth, counted once with a stack of its own (json-shape.ts), before any recursion.
  */
 function sameItems(expected: unknown[], actual: unknown[]): boolean {
-  const depth = depthOf(expected, Number.POSITIVE_INFINITY);
-  if (depthOf(actual, depth) !== depth) return false;
+  if (shapeOf(actual).depth !== shapeOf(expected).depth) return false;
   const names = new Map<string, number>();
   const counts = new Map<number, number>();
   for (const a of actual) {

@@ -4,6 +4,7 @@
 // 1,000 deep ran the process out of memory, and `$..*..*..*..*` over an 80-byte header nested 40 deep held
 // the event loop for 440 ms. Past the limit an expression finds nothing.
 import { workerData } from 'node:worker_threads';
+import { shapeOf } from './json-shape.js';
 
 /** Work on the event loop: about 5 ms of jsonpath-plus (a `..` over a 64 KiB body 20 deep is a tenth of it). */
 export const EVENT_LOOP_WORK = 200_000;
@@ -19,34 +20,6 @@ export const THREAD_WORK = 4_000_000;
  * THREAD_WORK in its workerData: that thread holds no other client up).
  */
 const LIMIT: number = (workerData as { jsonPathWork?: number } | null)?.jsonPathWork ?? EVENT_LOOP_WORK;
-
-interface Shape {
-  values: number;
-  depth: number;
-}
-
-/** Values (containers included) and deepest nesting of parsed documents, counted once per document. */
-const shapes = new WeakMap<object, Shape>();
-
-function shapeOf(doc: unknown): Shape {
-  if (typeof doc !== 'object' || doc === null) return { values: 1, depth: 1 };
-  const known = shapes.get(doc);
-  if (known) return known;
-  let values = 0;
-  let depth = 0;
-  // A loop, not recursion: a document may nest deeper than the stack.
-  const stack: [unknown, number][] = [[doc, 1]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
-    values++;
-    if (d > depth) depth = d;
-    if (typeof v === 'object' && v !== null)
-      for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
-  }
-  const shape = { values, depth };
-  shapes.set(doc, shape);
-  return shape;
-}
 
 /** Recursive descents in an expression (counted anywhere in it: a quoted `..` counts too, erring on the safe side). */
 const descents = (expression: string): number => expression.split('..').length - 1;
