@@ -163,9 +163,8 @@ function setHeaders(reply: FastifyReply, headers: readonly [string, string][]): 
 export function plainAnswer(stub: Pick<Stub, 'id' | 'response' | 'scenarioName'>): FixedAnswer | null {
   const r = stub.response;
   if (r.delayMs > 0 || r.fault !== null || r.proxyBaseUrl !== null || r.bodyFileName !== null) return null;
-  if (stub.scenarioName !== null || r.status < 200 || r.status === 204 || r.status === 304) return null;
+  if (stub.scenarioName !== null || r.status < 200 || r.status === 204 || r.status === 304 || r.chunked) return null;
   const headers: OutgoingHttpHeaders = {};
-  if (r.chunked) return null;
   for (const [name, value] of grouped(r.headers)) headers[name] = value;
   headers['matched-stub-id'] = stub.id;
   headers['content-length'] = String(r.body?.length ?? 0);

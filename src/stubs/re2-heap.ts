@@ -40,10 +40,13 @@ class Re2Module {
     for (const old of this.#tooBig) if (this.#tooBig.size > 1000) this.#tooBig.delete(old);
   }
   readonly #path = requireHere.resolve('re2-wasm');
+  /** Whether re2-wasm is in Node's module cache. */
+  loaded(): boolean {
+    return requireHere.cache[this.#path] !== undefined;
+  }
   get(): Re2Class {
     // Also when Node's cache no longer has it (dropped by `reload`, or by whoever manages the cache).
-    if (this.#class === null || requireHere.cache[this.#path] === undefined)
-      this.#class = (requireHere('re2-wasm') as { RE2: Re2Class }).RE2;
+    if (this.#class === null || !this.loaded()) this.#class = (requireHere('re2-wasm') as { RE2: Re2Class }).RE2;
     return this.#class;
   }
   /** After an abort: the next `get` instantiates re2-wasm anew, with an empty heap. */
@@ -63,7 +66,7 @@ const TOO_BIG = "the pattern needs more memory than re2-wasm's 16 MiB heap holds
 export const loadRe2 = (): Re2Class => modules.get();
 
 /** Whether re2-wasm has been loaded in this process (is in Node's module cache). */
-export const re2Loaded = (): boolean => requireHere.cache[requireHere.resolve('re2-wasm')] !== undefined;
+export const re2Loaded = (): boolean => modules.loaded();
 
 /** An abort of the WebAssembly module (its heap full), not a pattern RE2 refuses (a SyntaxError). */
 const aborted = (err: unknown): boolean => err instanceof Error && err.name === 'RuntimeError';
