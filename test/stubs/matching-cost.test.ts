@@ -8,6 +8,7 @@ import { requestDistance, StubRequest } from '../../src/stubs/request.js';
 import { StubStore } from '../../src/stubs/store.js';
 import { Stubs } from '../../src/stubs/world.js';
 import { testApp } from '../helpers/app.js';
+import { addMapping } from '../helpers/stubs.js';
 
 describe('valueMatches', () => {
   it('agrees with distance === 0 on random and / or trees of equalTo, contains, absent and case-insensitive matchers', () => {
@@ -92,7 +93,7 @@ describe('stub matching on the request path', async () => {
       payload: JSON.stringify(payload),
     });
   /** Adds a stub through WireMock's admin API. */
-  const addStub = async (mapping: unknown) => expect((await post('/__admin/mappings', mapping)).statusCode).toBe(201);
+  const addStub = (mapping: object) => addMapping(app, mapping);
   /** A stub answering `status` to a POST to `urlPath` whose body meets `pattern`. */
   const bodyStub = (urlPath: string, pattern: unknown, status: number) =>
     addStub({ request: { method: 'POST', urlPath, bodyPatterns: [pattern] }, response: { status } });

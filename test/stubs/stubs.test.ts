@@ -1,6 +1,7 @@
 // Stubs in WireMock's format: matching, one world with the areas, the /__admin API, bad mappings.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { testApp } from '../helpers/app.js';
+import { addMapping } from '../helpers/stubs.js';
 
 const { app } = await testApp({ journalSize: 1000 });
 
@@ -12,11 +13,7 @@ const admin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?:
     headers: { 'content-type': 'application/json' },
   });
 
-const stub = async (mapping: object) => {
-  const res = await admin('POST', '/mappings', mapping);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json<{ id: string }>();
-};
+const stub = async (mapping: object) => ({ id: await addMapping(app, mapping) });
 
 beforeEach(async () => {
   await admin('POST', '/reset');
