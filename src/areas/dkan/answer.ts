@@ -6,7 +6,8 @@ import { LRUCache } from 'lru-cache';
 import { resourceById } from './datasets.js';
 import { readQuery, type DkanQuery } from './parse.js';
 import { rankedPage, rankedResource, unsupported, type RankedPage } from './ranked.js';
-import { csvHeader, csvLine, planQuery, schemaJson, type CsvHeadersMode, type Plan } from './sql.js';
+import { pageJson } from './row-cache.js';
+import { csvHeader, csvLine, planQuery, schemaJson, wholeRows, type CsvHeadersMode, type Plan } from './sql.js';
 
 export const JSON_TYPE = 'application/json';
 export const CSV_TYPE = 'text/csv; charset=utf-8';
@@ -63,25 +64,35 @@ function rankedAnswer(store: FixtureStore, q: DkanQuery): RankedPage | null {
 
 const countKey = (plan: Plan) => `${plan.countSql}\0${JSON.stringify(plan.countParams)}`;
 
+/** The plan's count, counted once per store. */
+function countOf(store: FixtureStore, plan: Plan): number {
+  const counts = cachesOf(store).counts;
+  let count = counts.get(countKey(plan));
+  if (count === undefined) {
+    count = runSteps(store, [{ op: 'pluckGet', sql: plan.countSql, params: plan.countParams }])[0] as number;
+    counts.set(countKey(plan), count);
+  }
+  return count;
+}
+
 function jsonAnswer(store: FixtureStore, q: DkanQuery): AnswerOutput {
   const caches = cachesOf(store);
   const page = rankedAnswer(store, q);
-  const plan = planQuery(q, page?.rows);
+  // A ranked page of whole rows is copied from the row cache; anything else is planned as SQL.
+  const cached = page !== null && wholeRows(q);
+  const plan = cached ? null : planQuery(q, page?.rows);
   let results: Buffer | null = null;
   if (q.results) {
-    // As bytes: better-sqlite3 makes a JS string of a long text far more slowly than a Buffer of the same bytes.
-    const sql = `SELECT CAST((${plan.rowsSql}) AS BLOB)`;
-    results = runSteps(store, [{ op: 'pluckGet', sql, params: plan.rowsParams }])[0] as Buffer;
+    if (plan === null) {
+      results = pageJson(store, q.sources[0]!.resource, page!.rows);
+    } else {
+      // As bytes: better-sqlite3 makes a JS string of a long text far more slowly than a Buffer of the same bytes.
+      const sql = `SELECT CAST((${plan.rowsSql}) AS BLOB)`;
+      results = runSteps(store, [{ op: 'pluckGet', sql, params: plan.rowsParams }])[0] as Buffer;
+    }
   }
   let body = '';
-  if (q.count) {
-    let count = page?.count ?? caches.counts.get(countKey(plan));
-    if (count === undefined) {
-      count = runSteps(store, [{ op: 'pluckGet', sql: plan.countSql, params: plan.countParams }])[0] as number;
-      caches.counts.set(countKey(plan), count);
-    }
-    body += `"count":${count},`;
-  }
+  if (q.count) body += `"count":${page?.count ?? countOf(store, plan!)},`;
   if (q.schema) {
     const key = `${q.sources.map((s) => s.resource.distributionId).join('\0')}\0${q.rowIds}`;
     let schema = caches.schemas.get(key);

@@ -211,7 +211,7 @@ function targetSql(q: DkanQuery, t: Target): string {
 }
 
 /** Whole rows of one resource in column order: the JSON written at build time can be used as is. */
-function wholeRows(q: DkanQuery): boolean {
+export function wholeRows(q: DkanQuery): boolean {
   const res = q.sources[0]!.resource;
   return (
     q.format === 'json' &&
