@@ -1,7 +1,11 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { queryChildScript } from '../../src/platform/data/query-child-script.js';
+import { resolveConfig } from '../../src/config.js';
+import { FixtureStore } from '../../src/platform/data/fixture-store.js';
+import { forkQueryProcess, queryChildScript } from '../../src/platform/data/query-child-script.js';
+import type { ChildMessage, JobAnswer } from '../../src/platform/data/query-job.js';
+import { until } from '../helpers/wait.js';
 
 describe('a query process whose server is gone', () => {
   it('exits quietly instead of crashing on its first message', async () => {
@@ -27,3 +31,42 @@ describe('a query process whose server is gone', () => {
     expect(code).toBe(0);
   });
 });
+
+describe('a query process given a batch of jobs', () => {
+  it('answers them in order, a few per message, and skips one the server takes back before it starts', async () => {
+    const store = FixtureStore.open(resolveConfig({}).dataDir);
+    const child = forkQueryProcess(queryChildScript());
+    child.ref();
+    child.channel?.ref();
+    const messages: ChildMessage[] = [];
+    child.on('message', (m: ChildMessage) => messages.push(m));
+    try {
+      await until(() => messages.some((m) => 'ready' in m));
+      const job = (id: number, sql: string) => ({
+        id,
+        path: store.dbPath!,
+        fingerprint: store.fingerprint,
+        task: 'steps' as const,
+        input: [{ op: 'pluckGet', sql, params: [] }],
+      });
+      // The first job holds the process long enough for the skip to arrive before the third would start.
+      const slow =
+        'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c';
+      const jobs = [job(1, slow), ...[2, 3, 4, 5, 6].map((id) => job(id, `SELECT ${id} * 10`))];
+      child.send({ jobs });
+      child.send({ skip: [3] });
+      await until(() => answered(messages).includes(6));
+      const answers = messages.filter((m): m is { answers: JobAnswer[]; cpuMs: number } => 'answers' in m);
+      expect(answered(messages)).toEqual([1, 2, 4, 5, 6]);
+      expect(answers.flatMap((m) => m.answers.map((a) => a.result))).toEqual([[3_000_000], [20], [40], [50], [60]]);
+      // Grouped at most FLUSH_ANSWERS to a message (how many go together depends on the machine's speed).
+      expect(Math.max(...answers.map((m) => m.answers.length))).toBeLessThanOrEqual(2);
+    } finally {
+      child.kill('SIGKILL');
+      store.close();
+    }
+  });
+});
+
+const answered = (messages: ChildMessage[]): number[] =>
+  messages.flatMap((m) => ('answers' in m ? m.answers.map((a) => a.id) : 'id' in m && !('slice' in m) ? [m.id] : []));

@@ -197,7 +197,9 @@ describe('QueryPool', () => {
   });
 
   it('starts a waiting job beside one that has run shareMs, so a cheap query does not wait for a long one', async () => {
-    // One place, and no job ever slow: only sharing lets the cheap query run before the endless one ends.
+    // One place, and no job ever slow: only sharing lets the cheap query run before the endless one ends. Both
+    // wait for the first process, which takes the cheap one in a batch behind the endless one: sharing takes
+    // it back to run in another process.
     const one = new QueryPool({ size: 1, slowMs: 600_000, shareMs: 10 });
     try {
       let longDone = false;
@@ -210,6 +212,40 @@ describe('QueryPool', () => {
       long.catch(() => {});
     } finally {
       await one.close();
+    }
+  });
+
+  it('answers the jobs batched behind one over its budget from a new process, and only that one busy', async () => {
+    // A fresh pool: every job waits for the first process, which then takes them all in one batch. No share,
+    // no slow job: only the budget ends the endless one.
+    const fresh = new QueryPool({ size: 1, slowMs: 600_000, shareMs: 600_000, maxProcesses: 2 });
+    try {
+      const endless = fresh.run(store, [ENDLESS], 300);
+      const cheap = [1, 2, 3].map((n) =>
+        fresh.run(store, [{ op: 'pluckGet', sql: 'SELECT ? + 1', params: [n] }], 600_000),
+      );
+      const [over, ...rest] = await Promise.allSettled([endless, ...cheap]);
+      expect(over.status === 'rejected' && over.reason instanceof WorkBudgetError && over.reason.started).toBe(true);
+      expect(rest.map((r) => (r.status === 'fulfilled' ? r.value : r.reason))).toEqual([[2], [3], [4]]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('answers a job whose budget runs out while it waits in a batch busy, not started, and the rest of the batch', async () => {
+    const fresh = new QueryPool({ size: 1, slowMs: 600_000, shareMs: 600_000, maxProcesses: 2 });
+    try {
+      const slow =
+        'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c';
+      const first = fresh.run(store, [{ op: 'pluckGet', sql: slow, params: [] }], 600_000);
+      const impatient = fresh.run(store, [{ op: 'pluckGet', sql: 'SELECT 1', params: [] }], 1);
+      const after = fresh.run(store, [{ op: 'pluckGet', sql: 'SELECT 2', params: [] }], 600_000);
+      const [a, b, c] = await Promise.allSettled([first, impatient, after]);
+      expect(a).toEqual({ status: 'fulfilled', value: [3_000_000] });
+      expect(b.status === 'rejected' && b.reason instanceof WorkBudgetError && !b.reason.started).toBe(true);
+      expect(c).toEqual({ status: 'fulfilled', value: [2] });
+    } finally {
+      await fresh.close();
     }
   });
 

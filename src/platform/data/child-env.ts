@@ -31,8 +31,11 @@ const TUNABLES = {
  * (perf). The same jobs run in a loop without the channel, or the channel fed jobs that query nothing, did
  * not. With 64 MB: a full collection every 5-10 s, 0.26-0.29 ms of CPU per job instead of 0.30-0.34, and the
  * committed heap at 44-46 MB (41.7 before); 32 or 48 MB did not stop the restarts (docs/performance.md).
+ * --no-memory-reducer, as the server's own launchers give it (src/cli.ts): a process idle for a few seconds
+ * otherwise runs full collections that drop its optimized code. The DKAN mix's 5 s of load after 15 s idle
+ * had a p99 of 13.8-21.6 ms without it and 7.1-15.6 ms with it (three runs each, docs/performance.md).
  */
-export const QUERY_PROCESS_FLAGS: readonly string[] = ['--initial-old-space-size=64'];
+export const QUERY_PROCESS_FLAGS: readonly string[] = ['--initial-old-space-size=64', '--no-memory-reducer'];
 
 export function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const own = env.GLIBC_TUNABLES ?? '';

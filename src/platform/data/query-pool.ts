@@ -1,16 +1,28 @@
 // The query executor: every DKAN query and AGCO search, on any store, runs in a few child processes with
 // read-only connections, under one work budget per request (--query-timeout). See docs/queries.md.
-import { fork } from 'node:child_process';
 import { availableParallelism, setPriority } from 'node:os';
-import { TASKS, type Delivered, type TaskInput, type TaskName, type TaskResult } from '../../query-tasks.js';
+import type { Delivered, TaskInput, TaskName, TaskResult } from '../../query-tasks.js';
 import type { FixtureStore } from './fixture-store.js';
-import { delivered, settle, type ChildMessage, type Job, type Slot } from './query-job.js';
-import { QUERY_PROCESS_FLAGS, childEnv } from './child-env.js';
+import {
+  jobMessage,
+  killAndWait,
+  rejectAll,
+  returnFollowers,
+  runInline,
+  settleAnswer,
+  takeFollowers,
+  type ChildMessage,
+  type Job,
+  type JobAnswer,
+  type Slot,
+} from './query-job.js';
 import { processCpuMs } from './process-cpu.js';
-import { queryChildScript } from './query-child-script.js';
+import { forkQueryProcess, queryChildScript } from './query-child-script.js';
 import type { Step } from './steps.js';
+import type { QueryPoolEvents, QueryPoolOptions } from './query-pool-options.js';
 import { WorkBudgetError } from './work-budget-error.js';
 
+export type { QueryPoolEvents, QueryPoolOptions } from './query-pool-options.js';
 export type { Step, StepOp } from './steps.js';
 export { WorkBudgetError } from './work-budget-error.js';
 export { runSteps } from './steps.js';
@@ -18,29 +30,6 @@ export { runSteps } from './steps.js';
 /** CPU priorities (nice): new jobs as the server itself, jobs known to be slow far below (see docs/queries.md). */
 const FAST_NICE = 0;
 const SLOW_NICE = 19;
-
-export interface QueryPoolOptions {
-  /**
-   * Jobs that run at once while none is slow; default: the cores this process may run on, at most 4. More
-   * jobs at once than cores only split the CPU between them, each process with its own rank arrays in the
-   * caches (docs/queries.md).
-   */
-  size?: number;
-  /** How long a job runs before it counts as slow: it then yields the CPU and its place (default 100 ms). */
-  slowMs?: number;
-  /** How long a job runs alone before the next waiting job starts beside it (default 10 ms; see #share). */
-  shareMs?: number;
-  /** Slow jobs that may run at once; one more that turns slow is stopped and answered busy (default: size, at least 2). */
-  maxSlow?: number;
-  /** At most this many processes in all (default size (at least 2) + maxSlow + 1: a job beside all of them gets one). */
-  maxProcesses?: number;
-}
-
-/** What the executor did, for tests and the health of a running mockyard. */
-export interface QueryPoolEvents {
-  /** A process was killed because its job ran over the budget. */
-  killed?: (pid: number) => void;
-}
 
 /**
  * Child processes (src/query-child.ts) at a lower CPU priority, each running one job at a time: a list of
@@ -53,6 +42,9 @@ export interface QueryPoolEvents {
  * it. A job that has run `slowMs` is slow: its process drops to the lowest priority and no longer counts
  * against `size`, so new (mostly cheap) queries keep getting a process and the CPU while up to `maxSlow` slow
  * ones finish or run out of budget. One more that turns slow is stopped at once and answered busy.
+ *
+ * A job that takes the last free place takes waiting jobs with it, run in order and answered a few at a time
+ * (a batch: takeFollowers; the server and the process switch less often; docs/queries.md).
  */
 export class QueryPool {
   readonly size: number;
@@ -151,17 +143,8 @@ export class QueryPool {
 
   #spawn(): Slot {
     this.#script ??= queryChildScript();
-    const child = fork(this.#script, [], {
-      serialization: 'advanced',
-      // Not the server's own flags (a test runner's, an inspector's): the query process's (child-env.ts).
-      execArgv: [...QUERY_PROCESS_FLAGS],
-      env: childEnv(process.env),
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    // An idle executor does not keep the server's process alive.
-    child.unref();
-    child.channel?.unref();
-    const slot: Slot = { child, ready: false, job: null, demoted: false, idleCpuMs: 0 };
+    const child = forkQueryProcess(this.#script);
+    const slot: Slot = { child, ready: false, job: null, followers: [], demoted: false, idleCpuMs: 0, heardAt: 0 };
     child.on('message', (msg: ChildMessage) => this.#onReply(slot, msg));
     child.on('exit', () => this.#onExit(slot));
     child.on('error', () => this.#onExit(slot));
@@ -170,6 +153,7 @@ export class QueryPool {
   }
 
   #onReply(slot: Slot, msg: ChildMessage): void {
+    slot.heardAt = performance.now();
     if ('slice' in msg) {
       // Part of a long answer: it is kept until the answer's last message says the job is done.
       if (slot.job?.id === msg.id) slot.job.parts.push(msg.slice);
@@ -184,19 +168,20 @@ export class QueryPool {
       this.#dispatch();
       return;
     }
+    if ('answers' in msg) for (const answer of msg.answers) this.#answered(slot, answer);
+    else this.#answered(slot, msg);
+    this.#dispatch();
+  }
+
+  /** A job's answer: the job settles, and the next job of its batch, if any, is the one running. */
+  #answered(slot: Slot, msg: JobAnswer): void {
     const job = slot.job;
     if (!job || job.id !== msg.id) return;
     this.#finish(slot, job);
     if (slot.demoted) this.#promote(slot);
-    if (msg.stale) {
-      // The file on disk is a newer generation already: the request's own (older) store answers it.
-      settle(job, () => runInline(job.store, job.task, job.input as never));
-    } else if (msg.error) {
-      job.reject(Object.assign(new Error(msg.error.message), { code: msg.error.code }));
-    } else {
-      job.resolve(msg.sliced ? job.parts : delivered(msg.result));
-    }
-    this.#dispatch();
+    const next = slot.followers.shift();
+    if (next) this.#start(slot, next, msg.cpuMs);
+    settleAnswer(job, msg);
   }
 
   /** Back to the server's priority after a slow job; where the OS does not allow that, the process goes. */
@@ -224,6 +209,7 @@ export class QueryPool {
       this.#finish(slot, job);
       job.reject(new Error('the query process ended unexpectedly'));
     }
+    returnFollowers(slot, this.#queue);
     this.#dispatch();
   }
 
@@ -284,14 +270,28 @@ export class QueryPool {
         return;
       }
       const job = this.#queue.shift()!;
-      slot.job = job;
-      job.startedAt = performance.now();
-      job.cpuAtStart = slot.idleCpuMs;
-      // A job in flight keeps this process alive until its answer arrives.
-      slot.child.channel?.ref();
-      job.slowTimer = setTimeout(() => this.#share(slot, job), this.shareMs);
-      slot.child.send({ id: job.id, path: job.path, fingerprint: job.fingerprint, task: job.task, input: job.input });
+      // When no other place is free after it, waiting jobs go with it to its process (a batch).
+      const followers = job.heavy || running + 1 < this.size ? [] : takeFollowers(this.#queue);
+      this.#start(slot, job, slot.idleCpuMs);
+      slot.followers = followers;
+      if (followers.length === 0) slot.child.send(jobMessage(job));
+      else slot.child.send({ jobs: [job, ...followers].map(jobMessage) });
     }
+  }
+
+  /** The job is the one its process runs now. */
+  #start(slot: Slot, job: Job, cpuMs: number): void {
+    slot.job = job;
+    job.startedAt = performance.now();
+    job.cpuAtStart = cpuMs;
+    // A job in flight keeps this process alive until its answer arrives.
+    slot.child.channel?.ref();
+    this.#shareIn(slot, job, this.shareMs);
+  }
+
+  /** Asks #share in `ms`, after that turn's I/O: an answer that has arrived meanwhile is read first. */
+  #shareIn(slot: Slot, job: Job, ms: number): void {
+    job.slowTimer = setTimeout(() => setImmediate(() => this.#share(slot, job)), ms);
   }
 
   /**
@@ -301,6 +301,20 @@ export class QueryPool {
    */
   #share(slot: Slot, job: Job): void {
     if (slot.job !== job) return;
+    // A process answers a batch's jobs in groups, at least every FLUSH_MS (query-child.ts): the job that
+    // runs long is the one running since the process last said anything.
+    const quiet = performance.now() - Math.max(slot.heardAt, job.startedAt!);
+    if (quiet < this.shareMs) {
+      this.#shareIn(slot, job, this.shareMs - quiet);
+      return;
+    }
+    const cpu = processCpuMs(slot.child.pid);
+    if (cpu !== null && cpu - slot.idleCpuMs < this.shareMs / 2) {
+      // Mostly waiting for a CPU (the server and other processes use it), not expensive: asked again later.
+      this.#shareIn(slot, job, this.shareMs / 2);
+      return;
+    }
+    returnFollowers(slot, this.#queue);
     job.shared = true;
     job.slowTimer = setTimeout(() => this.#turnSlow(slot, job), this.slowMs - this.shareMs);
     this.#dispatch();
@@ -319,6 +333,7 @@ export class QueryPool {
       return;
     }
     job.slow = true;
+    returnFollowers(slot, this.#queue);
     if (this.#slots.filter((s) => s.job?.slow).length > this.maxSlow) {
       this.#kill(slot, job, new WorkBudgetError(job.budgetMs, false, this.maxSlow));
       return;
@@ -336,6 +351,7 @@ export class QueryPool {
   #kill(slot: Slot, job: Job, err: WorkBudgetError): void {
     this.#finish(slot, job);
     const pid = slot.child.pid;
+    returnFollowers(slot, this.#queue);
     this.#stop(slot);
     if (pid !== undefined) this.#events.killed?.(pid);
     job.reject(err);
@@ -344,9 +360,12 @@ export class QueryPool {
 
   #expire(job: Job): void {
     const { budgetMs } = job;
-    const queued = this.#queue.indexOf(job);
-    if (queued >= 0) {
-      this.#queue.splice(queued, 1);
+    // Not started: out of the queue, or out of its batch (its process is told to skip it).
+    const batch = this.#slots.find((s) => s.followers.includes(job));
+    const list = batch?.followers ?? this.#queue;
+    if (list.includes(job)) {
+      list.splice(list.indexOf(job), 1);
+      if (batch?.child.connected) batch.child.send({ skip: [job.id] });
       job.reject(new WorkBudgetError(budgetMs, false));
       return;
     }
@@ -359,32 +378,17 @@ export class QueryPool {
 
   async close(): Promise<void> {
     this.#closed = true;
-    for (const job of this.#queue.splice(0)) {
-      clearTimeout(job.timer);
-      job.reject(new WorkBudgetError(0, false));
-    }
+    rejectAll(this.#queue.splice(0));
     const slots = this.#slots.splice(0);
     await Promise.all(
       slots.map((s) => {
         const job = s.job;
-        if (job) {
-          this.#finish(s, job);
-          job.reject(new WorkBudgetError(0, false));
-        }
-        if (s.child.exitCode !== null || s.child.signalCode !== null) return undefined;
-        return new Promise<void>((resolve) => {
-          s.child.once('exit', () => resolve());
-          // Referenced again, or an idle event loop would end before the exit is seen.
-          s.child.ref();
-          s.child.kill('SIGKILL');
-        });
+        if (job) this.#finish(s, job);
+        rejectAll([...(job ? [job] : []), ...s.followers.splice(0)]);
+        return killAndWait(s.child);
       }),
     );
   }
-}
-
-function runInline<N extends TaskName>(store: FixtureStore, task: N, input: TaskInput<N>): Delivered<TaskResult<N>> {
-  return delivered((TASKS[task] as (s: FixtureStore, i: unknown) => unknown)(store, input)) as Delivered<TaskResult<N>>;
 }
 
 declare module 'fastify' {
