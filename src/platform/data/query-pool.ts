@@ -270,12 +270,12 @@ export class QueryPool {
         return;
       }
       const job = this.#queue.shift()!;
-      // When no other place is free after it, waiting jobs go with it to its process (a batch).
-      const followers = job.heavy || running + 1 < this.size ? [] : takeFollowers(this.#queue);
+      // When no other place is free after it, waiting jobs go with it (a batch); not while a job runs long
+      // (shared): batches would then go, one after another, to processes still cold (docs/queries.md).
+      const batch = !job.heavy && running + 1 >= this.size && !this.#slots.some((s) => s.job?.shared);
       this.#start(slot, job, slot.idleCpuMs);
-      slot.followers = followers;
-      if (followers.length === 0) slot.child.send(jobMessage(job));
-      else slot.child.send({ jobs: [job, ...followers].map(jobMessage) });
+      const followers = (slot.followers = batch ? takeFollowers(this.#queue) : []);
+      slot.child.send(followers.length === 0 ? jobMessage(job) : { jobs: [job, ...followers].map(jobMessage) });
     }
   }
 
