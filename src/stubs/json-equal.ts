@@ -118,7 +118,7 @@ function pairedUp(
   const m = objects.length;
   // Whether a pair fits, asked once.
   const known = new Map<number, boolean>();
-  const fit = (i: number, j: number): boolean => {
+  const pairFits = (i: number, j: number): boolean => {
     const key = i * m + j;
     let f = known.get(key);
     if (f === undefined) {
@@ -128,7 +128,7 @@ function pairedUp(
     return f;
   };
   const candidates = candidatesOf(wanted, actual, objects, budget);
-  return augmented(wanted.length, m, candidates, fit, budget);
+  return augmented(wanted.length, m, candidates, pairFits, budget);
 }
 
 /**
@@ -173,7 +173,7 @@ function augmented(
   n: number,
   m: number,
   candidates: number[][],
-  fit: (i: number, j: number) => boolean,
+  fits: (i: number, j: number) => boolean,
   budget: { left: number },
 ): boolean {
   // Which expected item holds each actual object; which search last looked at it.
@@ -193,7 +193,7 @@ function augmented(
       for (; at < list.length; at++) {
         budget.left -= SEARCH_STEP;
         if (budget.left < 0) return false;
-        if (seen[list[at]!] !== start && fit(i, list[at]!)) {
+        if (seen[list[at]!] !== start && fits(i, list[at]!)) {
           j = list[at]!;
           break;
         }
