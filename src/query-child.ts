@@ -67,9 +67,9 @@ function openStore(path: string, fingerprint: string): FixtureStore | null {
 /**
  * A batch's answers go to the server in messages of FLUSH_ANSWERS, or of fewer once FLUSH_MS has passed
  * since the last one: the server is woken once per message, not per job, and an answer waits behind at most
- * one other job (which may be a long one). Holding every answer until the batch's end (or for 2 ms) ran
- * the DKAN mix about 20% faster than one message per answer, but answers held behind a long job made its
- * p99 two to three times longer; in pairs, p99 stayed near one message per answer's (docs/queries.md).
+ * one other job (which may be a long one). All of a batch's answers in one message (or every 2 ms) was a few
+ * percent faster, but an answer then waited behind any long job later in its batch: the DKAN mix's p99 was
+ * 21-22 ms in three bench runs, against 15.6 ms two to a message (docs/queries.md).
  */
 const FLUSH_ANSWERS = 2;
 const FLUSH_MS = 2;

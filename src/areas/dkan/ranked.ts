@@ -13,8 +13,9 @@
 // column sorted on (its order), 4 bytes per rank of each column counted on or sorted on second, and for each
 // column a pattern ran on, its LIKE texts (operand bytes + 1 per distinct value, as stored); per store, the
 // combined orders of all its resources up to rank-order.ts's bound (64 MiB), made for two keys only once
-// pages without one have paid for it (run-page.ts). A query's filter holds one byte per row for each level
-// of nesting of its conditions.
+// pages without one have paid for it (run-page.ts), and the stored JSON of the rows its pages have copied
+// (row-cache.ts: 10 bytes per row of each resource paged, and at most 48 MiB of JSON). A query's filter holds
+// one byte per row for each level of nesting of its conditions.
 import { isAscii } from 'node:buffer';
 import { uint32sOfBlob } from '../../../fixtures/dkan/layout.js';
 import { computeLikeLines, readStoredLines } from '../../../fixtures/dkan/like-texts.js';
