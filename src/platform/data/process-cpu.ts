@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 /**
  * CPU time (ms) the main thread of a process has run, from /proc/<pid>/schedstat (its first field, in
  * nanoseconds: the scheduler's own sum; Linux); null elsewhere or once the process is gone. /proc/<pid>/stat
- * counts in 10 ms ticks, too coarse to tell whether a job has run a few milliseconds (QueryPool#share).
+ * counts in 10 ms ticks, too coarse for a job's few milliseconds.
  */
 export function processCpuMs(pid: number | undefined): number | null {
   if (pid === undefined || process.platform !== 'linux') return null;

@@ -308,12 +308,6 @@ export class QueryPool {
       this.#shareIn(slot, job, this.shareMs - quiet);
       return;
     }
-    const cpu = processCpuMs(slot.child.pid);
-    if (cpu !== null && cpu - slot.idleCpuMs < this.shareMs / 2) {
-      // Mostly waiting for a CPU (the server and other processes use it), not expensive: asked again later.
-      this.#shareIn(slot, job, this.shareMs / 2);
-      return;
-    }
     returnFollowers(slot, this.#queue);
     job.shared = true;
     job.slowTimer = setTimeout(() => this.#turnSlow(slot, job), this.slowMs - this.shareMs);
