@@ -36,12 +36,12 @@ export interface Slot {
   job: Job | null;
   /**
    * Jobs sent with the running one, in one message, to run after it in this order (a batch): when every place
-   * is taken, waiting jobs go to a process that frees up a few at a time (see QueryPool#followersOf).
+   * is taken, waiting jobs go to a process that frees up a few at a time (takeFollowers).
    */
   followers: Job[];
   /** The process runs at the slow jobs' CPU priority (it ran one that turned slow). */
   demoted: boolean;
-  /** CPU time (ms) the process had used when it last went idle, as it said in its last message. */
+  /** CPU time (ms) the process had used when it sent its last message (at the end of a job, or of a few). */
   idleCpuMs: number;
   /** When the process last sent a message (performance.now()). */
   heardAt: number;
