@@ -216,15 +216,18 @@ describe('QueryPool', () => {
   });
 
   it('answers the jobs batched behind one over its budget from a new process, and only that one busy', async () => {
-    // A fresh pool: every job waits for the first process, which then takes them all in one batch. No share,
-    // no slow job: only the budget ends the endless one.
+    // A started process runs the first job; the rest, queued in the same turn of the loop, go to it in one
+    // batch once that job is answered. No share, no slow job: only the budget ends the endless one.
     const fresh = new QueryPool({ size: 1, slowMs: 600_000, shareMs: 600_000, maxProcesses: 2 });
     try {
-      const endless = fresh.run(store, [ENDLESS], 300);
+      await fresh.run(store, [{ op: 'pluckGet', sql: 'SELECT 1', params: [] }], 600_000);
+      const first = fresh.run(store, [{ op: 'pluckGet', sql: 'SELECT 1', params: [] }], 600_000);
+      const endless = fresh.run(store, [ENDLESS], 1000);
       const cheap = [1, 2, 3].map((n) =>
         fresh.run(store, [{ op: 'pluckGet', sql: 'SELECT ? + 1', params: [n] }], 600_000),
       );
       const [over, ...rest] = await Promise.allSettled([endless, ...cheap]);
+      expect(await first).toEqual([1]);
       expect(over.status === 'rejected' && over.reason instanceof WorkBudgetError && over.reason.started).toBe(true);
       expect(rest.map((r) => (r.status === 'fulfilled' ? r.value : r.reason))).toEqual([[2], [3], [4]]);
     } finally {
