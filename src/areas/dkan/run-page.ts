@@ -4,6 +4,7 @@
 // runs before the page are passed by their counts, and only the runs the page falls in are ordered by the
 // second key, with a counting pass over each. A first use costs a pass or two over the rows the page
 // reaches, instead of a pass per key over every row into a new array (tens of milliseconds at 1M rows).
+import { scanKept, type KeptBytes, type Scanned } from './kept-scan.js';
 import type { Orders, RankSource, TwoKeys, Walk } from './rank-order.js';
 
 /**
@@ -23,12 +24,11 @@ interface Want {
   out: number[];
 }
 
-/** What paging one run did: the kept rows of the run it passed before the page (all of them if it ended). */
-interface Paged {
-  passed: number;
-  /** Rows and ranks read, for the cost of going without a combined order (Orders.spend). */
-  read: number;
-}
+/**
+ * What paging one run did: the kept rows of the run it passed before the page (all of them if it ended), and
+ * the rows and ranks it read, for the cost of going without a combined order (Orders.spend).
+ */
+type Paged = Scanned;
 
 /**
  * Rows `offset` to `offset + limit - 1` of the kept rows, ordered by `first`, then `second`, then
@@ -124,9 +124,18 @@ function ofRun(
 
 /** Along the second key's own order (rank, then record_number; from the end when descending). */
 function alongSecond(orders: Orders, keys: TwoKeys, r: number, kept: Kept, want: Want): Paged {
-  const ranks = keys.first.ranks;
-  const inRun = (rn: number) => ranks[rn] === r && isKept(kept, rn);
-  return slice(orders.of(keys.second!).order, keys.desc, inRun, want);
+  const order = orders.of(keys.second!).order;
+  const only = { ranks: keys.first.ranks, rank: r };
+  return scanKept(
+    order,
+    order.length,
+    keys.desc,
+    keptBytes(kept),
+    want.skip,
+    want.out,
+    want.out.length + want.take,
+    only,
+  );
 }
 
 /** A short run's kept rows sorted by the second key, then record_number (both descending when `desc`). */
@@ -142,24 +151,10 @@ function sortedRun(run: Uint32Array, second: RankSource, desc: boolean, kept: Ke
 
 /** Kept rows of a run in record_number order (descending when `desc`). */
 function inRecordOrder(run: Uint32Array, desc: boolean, kept: Kept, want: Want): Paged {
-  return slice(run, desc, (rn) => isKept(kept, rn), want);
+  return scanKept(run, run.length, desc, keptBytes(kept), want.skip, want.out, want.out.length + want.take);
 }
 
-/** The rows of `rows` (read from the end when `desc`) that `test` keeps, as far as `want` goes. */
-function slice(rows: Uint32Array, desc: boolean, test: (rn: number) => boolean, want: Want): Paged {
-  const { skip, take, out } = want;
-  const n = rows.length;
-  let passed = 0;
-  const end = out.length + take;
-  let i = 0;
-  for (; i < n && out.length < end; i++) {
-    const rn = rows[desc ? n - 1 - i : i]!;
-    if (!test(rn)) continue;
-    if (passed < skip) passed++;
-    else out.push(rn);
-  }
-  return { passed, read: i };
-}
+const keptBytes = (kept: Kept): KeptBytes => ({ keep: kept.keep, lookup: kept.col?.ranks ?? null });
 
 /**
  * By counting: the run's kept rows are counted per rank of `second`, the ranks the slice covers found from
@@ -177,17 +172,10 @@ function bySecondKey(
   const ranks = second.ranks;
   const counts = orders.scratch(second);
   const n = run.length;
-  let total = 0;
-  for (let i = 0; i < n; i++) {
-    const rn = run[i]!;
-    if (isKept(kept, rn)) {
-      counts[ranks[rn]!]! += 1;
-      total++;
-    }
-  }
+  const total = countByRank(run, ranks, keptBytes(kept), counts);
   const read = 2 * n + second.distinct;
   if (total <= skip) {
-    counts.fill(0);
+    clearCounts(counts, run, ranks);
     return { passed: total, read };
   }
   const size = Math.min(take, total - skip);
@@ -199,8 +187,10 @@ function bySecondKey(
   for (let j = 1; j <= distinct; j++) {
     const r = desc ? distinct + 1 - j : j;
     const c = counts[r]!;
+    // Only ranks of the run's rows are written: clearCounts zeroes no others.
+    if (c === 0) continue;
     counts[r] = at;
-    if (c > 0 && at + c > skip) {
+    if (at + c > skip) {
       if (lo === 0) lo = r;
       hi = r;
     }
@@ -217,8 +207,31 @@ function bySecondKey(
     const p = counts[r]!++;
     if (p >= skip && p < skip + size) out[base + p - skip] = rn;
   }
-  counts.fill(0);
+  clearCounts(counts, run, ranks);
   return { passed: skip, read };
+}
+
+/** Adds each kept row of the run to its rank's count (no branch per row); returns how many were kept. */
+function countByRank(run: Uint32Array, ranks: Uint32Array, { keep, lookup }: KeptBytes, counts: Uint32Array): number {
+  const n = run.length;
+  let total = 0;
+  if (keep === null) {
+    for (let i = 0; i < n; i++) counts[ranks[run[i]!]!]! += 1;
+    return n;
+  }
+  for (let i = 0; i < n; i++) {
+    const rn = run[i]!;
+    const k = keep[lookup === null ? rn : lookup[rn]!]!;
+    counts[ranks[rn]!]! += k;
+    total += k;
+  }
+  return total;
+}
+
+/** Zeroes the counts again: only the run's ranks when the run is short beside the column's ranks. */
+function clearCounts(counts: Uint32Array, run: Uint32Array, ranks: Uint32Array): void {
+  if (run.length * 4 >= counts.length) counts.fill(0);
+  else for (let i = 0; i < run.length; i++) counts[ranks[run[i]!]!] = 0;
 }
 
 /**
@@ -227,16 +240,8 @@ function bySecondKey(
  */
 export function pageOf(walk: Walk, offset: number, limit: number, keep: Uint8Array, col: RankSource | null): number[] {
   if (col !== null && col === walk.first) return pageOfRuns(walk, offset, limit, keep);
-  const { order, reverse, rows: n } = walk;
-  const lookup = col?.ranks ?? null;
   const out: number[] = [];
-  let skip = offset;
-  for (let i = 0; i < n; i++) {
-    const rn = order === null ? (reverse ? n - i : i + 1) : order[reverse ? n - 1 - i : i]!;
-    if (keep[lookup === null ? rn : lookup[rn]!] !== 1) continue;
-    if (skip > 0) skip--;
-    else if (out.push(rn) >= limit) break;
-  }
+  scanKept(walk.order, walk.rows, walk.reverse, { keep, lookup: col?.ranks ?? null }, offset, out, limit);
   return out;
 }
 
