@@ -81,16 +81,6 @@ function jsonAnswer(store: FixtureStore, q: DkanQuery): AnswerOutput {
   // A ranked page of whole rows is copied from the row cache; anything else is planned as SQL.
   const cached = page !== null && wholeRows(q);
   const plan = cached ? null : planQuery(q, page?.rows);
-  let results: Buffer | null = null;
-  if (q.results) {
-    if (plan === null) {
-      results = pageJson(store, q.sources[0]!.resource, page!.rows);
-    } else {
-      // As bytes: better-sqlite3 makes a JS string of a long text far more slowly than a Buffer of the same bytes.
-      const sql = `SELECT CAST((${plan.rowsSql}) AS BLOB)`;
-      results = runSteps(store, [{ op: 'pluckGet', sql, params: plan.rowsParams }])[0] as Buffer;
-    }
-  }
   let body = '';
   if (q.count) body += `"count":${page?.count ?? countOf(store, plan!)},`;
   if (q.schema) {
@@ -103,12 +93,19 @@ function jsonAnswer(store: FixtureStore, q: DkanQuery): AnswerOutput {
     body += `"schema":${schema},`;
   }
   body += `"query":${JSON.stringify(q.echo)}}`;
-  if (!results) return { contentType: JSON_TYPE, body: `{${body}` };
-  return { contentType: JSON_TYPE, body: Buffer.concat([RESULTS_OPEN, results, COMMA, Buffer.from(body)]) };
+  if (!q.results) return { contentType: JSON_TYPE, body: `{${body}` };
+  const after = Buffer.from(`,${body}`);
+  if (plan === null) {
+    // Written around the rows as they are copied: no second copy of the page.
+    return { contentType: JSON_TYPE, body: pageJson(store, q.sources[0]!.resource, page!.rows, RESULTS_OPEN, after) };
+  }
+  // As bytes: better-sqlite3 makes a JS string of a long text far more slowly than a Buffer of the same bytes.
+  const sql = `SELECT CAST((${plan.rowsSql}) AS BLOB)`;
+  const results = runSteps(store, [{ op: 'pluckGet', sql, params: plan.rowsParams }])[0] as Buffer;
+  return { contentType: JSON_TYPE, body: Buffer.concat([RESULTS_OPEN, results, after]) };
 }
 
 const RESULTS_OPEN = Buffer.from('{"results":');
-const COMMA = Buffer.from(',');
 
 /** No resource named on /datastore/query: DKAN's Query service answers nothing found. */
 export function emptyAnswer(q: DkanQuery, echo: string): AnswerOutput {

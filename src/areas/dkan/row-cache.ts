@@ -17,6 +17,7 @@ const BLOCK_BYTES = 4 << 20;
 const OPEN = 0x5b; // [
 const COMMA = 0x2c;
 const CLOSE = 0x5d; // ]
+const NONE = new Uint8Array(0);
 
 /** Where a resource's cached rows are: block and offset of each record_number's JSON, and its length (0: not cached). */
 interface RowIndex {
@@ -42,21 +43,26 @@ export class RowCache {
     return this.#held;
   }
 
-  /** The JSON array of these rows' stored JSON, in this order: what `json_each` + group_concat gives. */
-  page(resource: Resource, rows: readonly number[]): Buffer {
+  /**
+   * The JSON array of these rows' stored JSON, in this order: what `json_each` + group_concat gives; between
+   * `before` and `after`, so that the answer around it costs no second copy of the rows.
+   */
+  page(resource: Resource, rows: readonly number[], before: Uint8Array = NONE, after: Uint8Array = NONE): Buffer {
     const index = this.#index(resource);
     const read = this.#readMissing(resource, index, rows);
     let total = 2;
     for (const rn of rows) total += (index.length[rn] || read.get(rn)?.length || -1) + 1;
-    const out = Buffer.allocUnsafe(Math.max(2, total - 1));
-    out[0] = OPEN;
-    let at = 1;
+    const out = Buffer.allocUnsafe(before.length + Math.max(2, total - 1) + after.length);
+    out.set(before);
+    const open = before.length;
+    out[open] = OPEN;
+    let at = open + 1;
     for (const rn of rows) {
       const length = index.length[rn] || 0;
       const json = length > 0 ? null : read.get(rn);
       // A record_number the table does not have (none of the rank path's) is left out, as the join leaves it.
       if (length === 0 && json === undefined) continue;
-      if (at > 1) out[at++] = COMMA;
+      if (at > open + 1) out[at++] = COMMA;
       if (json) {
         at += json.copy(out, at);
       } else {
@@ -64,8 +70,9 @@ export class RowCache {
         at += this.#blocks[index.block[rn]!]!.copy(out, at, from, from + length);
       }
     }
-    out[at] = CLOSE;
-    return out;
+    out[at++] = CLOSE;
+    out.set(after, at);
+    return out.subarray(0, at + after.length);
   }
 
   #index(resource: Resource): RowIndex {
@@ -112,7 +119,13 @@ export class RowCache {
   }
 }
 
-/** The rows' stored JSON as one JSON array, in the given order, from the store's row cache. */
-export function pageJson(store: FixtureStore, resource: Resource, rows: readonly number[]): Buffer {
-  return store.memo('dkan:row-cache', (s) => new RowCache(s)).page(resource, rows);
+/** The rows' stored JSON as one JSON array, in the given order, from the store's row cache (see `page`). */
+export function pageJson(
+  store: FixtureStore,
+  resource: Resource,
+  rows: readonly number[],
+  before?: Uint8Array,
+  after?: Uint8Array,
+): Buffer {
+  return store.memo('dkan:row-cache', (s) => new RowCache(s)).page(resource, rows, before, after);
 }
