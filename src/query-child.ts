@@ -96,11 +96,13 @@ type Message =
 
 /**
  * Runs a batch's jobs in order, one per turn of the event loop, so that a `skip` the server sends meanwhile
- * (it took a job back to run elsewhere) is read before that job would start. Answers go in messages of
+ * (it took a job back to run elsewhere) is read before that job would start. A job taken back can come again
+ * in a newer batch while this one still steps through the jobs it lost: the newer batch runs it, in its place,
+ * since the server reads a batch's answers in the batch's order. Answers go in messages of
  * FLUSH_ANSWERS (see there); bytes long enough to go in slices go on their own, after those before them.
  */
-function runBatch(stores: OpenStores, jobs: JobMessage[], waiting: Set<number>): void {
-  for (const job of jobs) waiting.add(job.id);
+function runBatch(stores: OpenStores, jobs: JobMessage[], waiting: Map<number, JobMessage[]>): void {
+  for (const job of jobs) waiting.set(job.id, jobs);
   const pending: JobAnswer[] = [];
   let since = performance.now();
   const flush = () => {
@@ -109,7 +111,9 @@ function runBatch(stores: OpenStores, jobs: JobMessage[], waiting: Set<number>):
   };
   const step = (i: number) => {
     const job = jobs[i]!;
-    if (waiting.delete(job.id)) {
+    // Only the batch that has the job now runs it: one the server took back may come again in a newer batch.
+    if (waiting.get(job.id) === jobs) {
+      waiting.delete(job.id);
       const done = handle(stores, job);
       if (done.result instanceof Uint8Array && done.result.byteLength > SLICE_BYTES) {
         flush();
@@ -128,8 +132,9 @@ function runBatch(stores: OpenStores, jobs: JobMessage[], waiting: Set<number>):
 /** Answers the server's messages, one at a time, on the stores this process opens. */
 function serve(): void {
   const stores = new OpenStores(MAX_OPEN);
-  // Jobs of batches not started yet: the server may take them back (a skip) to run elsewhere (runBatch).
-  const waiting = new Set<number>();
+  // Jobs of batches not started yet, and the batch each is in: the server may take them back (a skip) to run
+  // elsewhere or to send again in a new batch (runBatch).
+  const waiting = new Map<number, JobMessage[]>();
   process.on('message', (msg: Message) => {
     if ('jobs' in msg) {
       runBatch(stores, msg.jobs, waiting);
