@@ -83,22 +83,25 @@ describe('a query process given a batch of jobs', () => {
         task: 'steps' as const,
         input: [{ op: 'pluckGet', sql, params: [] }],
       });
-      // While job 0 holds the process, the rest waits in the channel and is read at once afterwards: a batch,
-      // the server taking back its followers, and a new batch that has one of them fourth. The first batch
-      // would reach job 3 (its third) before the new batch does: the server, which expects the new batch's
-      // answers in its order, would pass over an answer to 3 ahead of 6 and wait for 3 until its budget ran out.
+      // A batch, the server taking back its followers, and a new batch that has one of them fourth, sent while
+      // job 0 holds the process. However the process reads them (all at once after job 0, or the first batch
+      // with job 0), the first batch comes to job 3 (its third) before the new batch does: the server, which
+      // expects the new batch's answers in its order, would pass over an answer to 3 ahead of 6 and wait for 3
+      // until its budget ran out.
       const slow =
         'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT count(*) FROM c';
       child.send(job(0, slow));
       child.send({ jobs: [job(1), job(2), job(3)] });
       child.send({ skip: [2, 3] });
       child.send({ jobs: [job(4), job(5), job(6), job(3)] });
-      await until(() => answered(messages).length >= 6);
+      await until(() => answered(messages).includes(3) && answered(messages).includes(6));
       const ids = answered(messages);
-      // Each batch answered in its own order (the test sent the second before the first's lead was answered,
-      // which the server does not: how the two interleave is not the point), 2 not at all, 3 once.
+      // The new batch answered in its order, 3 once (the test sent it before the first batch's lead was
+      // answered, which the server does not: how the two batches interleave is not the point). Job 2 runs
+      // when the skip is read only after the first batch came to it: the server ignores that answer.
       expect(ids.filter((id) => id >= 3)).toEqual([4, 5, 6, 3]);
-      expect(ids.toSorted((a, b) => a - b)).toEqual([0, 1, 3, 4, 5, 6]);
+      expect(ids.filter((id) => id !== 2).toSorted((a, b) => a - b)).toEqual([0, 1, 3, 4, 5, 6]);
+      expect(ids.filter((id) => id === 2).length).toBeLessThanOrEqual(1);
     } finally {
       child.kill('SIGKILL');
       store.close();
