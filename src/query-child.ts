@@ -4,6 +4,7 @@ import { MAX_MMAP_BYTES } from '../fixtures/lib/sqlite.js';
 import { FixtureStore, openReadOnly } from './platform/data/fixture-store.js';
 // Each reply carries the CPU time used so far, on the clock the parent reads a slow job's process by.
 import { ownCpuMs } from './platform/data/process-cpu.js';
+import { AnswerArena, type TakeBytes } from './platform/data/answer-arena.js';
 import type { JobAnswer, JobMessage } from './platform/data/query-job.js';
 import { SLICE_BYTES, TASKS } from './query-tasks.js';
 
@@ -74,12 +75,23 @@ function openStore(path: string, fingerprint: string): FixtureStore | null {
 const FLUSH_ANSWERS = 2;
 const FLUSH_MS = 2;
 
-function handle(stores: OpenStores, job: JobMessage): JobAnswer {
+/** What the process keeps between messages. */
+interface Served {
+  stores: OpenStores;
+  /** Jobs of batches not started yet, and the batch each is in (runBatch). */
+  waiting: Map<number, JobMessage[]>;
+  /** Where answers' bytes are written; reset once none is waiting to be sent (`unsent`). */
+  arena: AnswerArena;
+  /** Answers run and not sent yet, in all batches. */
+  unsent: number;
+}
+
+function handle(served: Served, job: JobMessage): JobAnswer {
   try {
-    const store = stores.get(job.path, job.fingerprint);
+    const store = served.stores.get(job.path, job.fingerprint);
     if (!store) return { id: job.id, stale: true, cpuMs: ownCpuMs() };
-    const task = TASKS[job.task] as (store: FixtureStore, input: unknown) => unknown;
-    const result = task(store, job.input);
+    const task = TASKS[job.task] as (store: FixtureStore, input: unknown, bytes: TakeBytes) => unknown;
+    const result = task(store, job.input, served.arena.take);
     return { id: job.id, result, cpuMs: ownCpuMs() };
   } catch (err) {
     const e = err as { message?: string; code?: string };
@@ -101,12 +113,17 @@ type Message =
  * since the server reads a batch's answers in the batch's order. Answers go in messages of
  * FLUSH_ANSWERS (see there); bytes long enough to go in slices go on their own, after those before them.
  */
-function runBatch(stores: OpenStores, jobs: JobMessage[], waiting: Map<number, JobMessage[]>): void {
+function runBatch(served: Served, jobs: JobMessage[]): void {
+  const { waiting } = served;
   for (const job of jobs) waiting.set(job.id, jobs);
   const pending: JobAnswer[] = [];
   let since = performance.now();
   const flush = () => {
-    if (pending.length > 0) reply({ answers: pending.splice(0), cpuMs: ownCpuMs() });
+    if (pending.length > 0) {
+      served.unsent -= pending.length;
+      reply({ answers: pending.splice(0), cpuMs: ownCpuMs() });
+      sent(served);
+    }
     since = performance.now();
   };
   const step = (i: number) => {
@@ -114,12 +131,14 @@ function runBatch(stores: OpenStores, jobs: JobMessage[], waiting: Map<number, J
     // Only the batch that has the job now runs it: one the server took back may come again in a newer batch.
     if (waiting.get(job.id) === jobs) {
       waiting.delete(job.id);
-      const done = handle(stores, job);
+      const done = handle(served, job);
       if (done.result instanceof Uint8Array && done.result.byteLength > SLICE_BYTES) {
         flush();
         answer(done);
+        sent(served);
       } else {
         pending.push(done);
+        served.unsent++;
       }
     }
     const last = i === jobs.length - 1;
@@ -129,15 +148,19 @@ function runBatch(stores: OpenStores, jobs: JobMessage[], waiting: Map<number, J
   step(0);
 }
 
+/** An answer has gone: its bytes are the arena's again once no other answer is waiting to go. */
+function sent(served: Served): void {
+  if (served.unsent === 0) served.arena.reset();
+}
+
 /** Answers the server's messages, one at a time, on the stores this process opens. */
 function serve(): void {
-  const stores = new OpenStores(MAX_OPEN);
-  // Jobs of batches not started yet, and the batch each is in: the server may take them back (a skip) to run
-  // elsewhere or to send again in a new batch (runBatch).
-  const waiting = new Map<number, JobMessage[]>();
+  // The server may take waiting jobs back (a skip) to run elsewhere or to send again in a new batch (runBatch).
+  const served: Served = { stores: new OpenStores(MAX_OPEN), waiting: new Map(), arena: new AnswerArena(), unsent: 0 };
+  const { stores, waiting } = served;
   process.on('message', (msg: Message) => {
     if ('jobs' in msg) {
-      runBatch(stores, msg.jobs, waiting);
+      runBatch(served, msg.jobs);
       return;
     }
     if ('skip' in msg) {
@@ -159,7 +182,8 @@ function serve(): void {
       stores.forget(msg.forget);
       return;
     }
-    answer(handle(stores, msg));
+    answer(handle(served, msg));
+    sent(served);
   });
 }
 

@@ -3,11 +3,15 @@
 import { definitionsAnswer } from './areas/agco/queries.js';
 import { searchAnswer } from './areas/archive/search.js';
 import { csvPage, dkanAnswer } from './areas/dkan/answer.js';
+import type { TakeBytes } from './platform/data/answer-arena.js';
 import type { FixtureStore } from './platform/data/fixture-store.js';
 import { runSteps, type Step } from './platform/data/steps.js';
 
-/** A task reads only the store it is given and returns structured-clone data. */
-export type Task = (store: FixtureStore, input: never) => unknown;
+/**
+ * A task reads only the store it is given and returns structured-clone data; bytes it returns may be taken
+ * from `bytes`, memory the caller reuses once the answer has gone (a query process's AnswerArena).
+ */
+export type Task = (store: FixtureStore, input: never, bytes?: TakeBytes) => unknown;
 
 export const TASKS = {
   steps: (store: FixtureStore, input: readonly Step[]) => runSteps(store, input),

@@ -1,5 +1,6 @@
 // One DKAN query answered whole, synchronously, on a query process of the executor (src/query-child.ts):
 // the query is read again from what the client sent, ranked or planned, run, and its JSON or CSV built.
+import type { TakeBytes } from '../../platform/data/answer-arena.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import { runSteps, type Step } from '../../platform/data/steps.js';
 import { LRUCache } from 'lru-cache';
@@ -37,7 +38,12 @@ const cachesOf = (store: FixtureStore) =>
     schemas: new LRUCache<string, string>({ max: 1_000 }),
   }));
 
-export function dkanAnswer(store: FixtureStore, input: AnswerInput): AnswerOutput {
+/** `bytes`: where a JSON answer's bytes are written (a query process's AnswerArena; by default, a new Buffer). */
+export function dkanAnswer(
+  store: FixtureStore,
+  input: AnswerInput,
+  bytes: TakeBytes = Buffer.allocUnsafe,
+): AnswerOutput {
   const resource = input.resourceId === null ? undefined : resourceById(store, input.resourceId);
   const q = readQuery(input.sent, {
     ...(resource ? { resource } : {}),
@@ -46,7 +52,7 @@ export function dkanAnswer(store: FixtureStore, input: AnswerInput): AnswerOutpu
     download: false,
   });
   if (q.sources.length === 0) return emptyAnswer(q, JSON.stringify(q.echo));
-  return q.format === 'csv' ? csvAnswer(store, q, input.csvHeaders) : jsonAnswer(store, q);
+  return q.format === 'csv' ? csvAnswer(store, q, input.csvHeaders) : jsonAnswer(store, q, bytes);
 }
 
 /** The filtered, sorted page and count from the rank arrays, when they answer the query exactly; else null. */
@@ -75,7 +81,7 @@ function countOf(store: FixtureStore, plan: Plan): number {
   return count;
 }
 
-function jsonAnswer(store: FixtureStore, q: DkanQuery): AnswerOutput {
+function jsonAnswer(store: FixtureStore, q: DkanQuery, bytes: TakeBytes): AnswerOutput {
   const caches = cachesOf(store);
   const page = rankedAnswer(store, q);
   // A ranked page of whole rows is copied from the row cache; anything else is planned as SQL.
@@ -97,12 +103,19 @@ function jsonAnswer(store: FixtureStore, q: DkanQuery): AnswerOutput {
   const after = Buffer.from(`,${body}`);
   if (plan === null) {
     // Written around the rows as they are copied: no second copy of the page.
-    return { contentType: JSON_TYPE, body: pageJson(store, q.sources[0]!.resource, page!.rows, RESULTS_OPEN, after) };
+    return {
+      contentType: JSON_TYPE,
+      body: pageJson(store, q.sources[0]!.resource, page!.rows, RESULTS_OPEN, after, bytes),
+    };
   }
   // As bytes: better-sqlite3 makes a JS string of a long text far more slowly than a Buffer of the same bytes.
   const sql = `SELECT CAST((${plan.rowsSql}) AS BLOB)`;
   const results = runSteps(store, [{ op: 'pluckGet', sql, params: plan.rowsParams }])[0] as Buffer;
-  return { contentType: JSON_TYPE, body: Buffer.concat([RESULTS_OPEN, results, after]) };
+  const out = bytes(RESULTS_OPEN.length + results.length + after.length);
+  out.set(RESULTS_OPEN);
+  out.set(results, RESULTS_OPEN.length);
+  out.set(after, RESULTS_OPEN.length + results.length);
+  return { contentType: JSON_TYPE, body: out };
 }
 
 const RESULTS_OPEN = Buffer.from('{"results":');

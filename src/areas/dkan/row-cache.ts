@@ -3,6 +3,7 @@
 // Over the benchmark's DKAN mix the page rows cost 1.04 µs a row through SQLite (a B-tree descent, the
 // page's header parsed again on the memory map, group_concat) and 0.17 µs from here (docs/performance.md).
 import { ROW_JSON_COLUMN } from '../../../fixtures/dkan/layout.js';
+import type { TakeBytes } from '../../platform/data/answer-arena.js';
 import type { FixtureStore } from '../../platform/data/fixture-store.js';
 import type { Resource } from './datasets.js';
 
@@ -45,14 +46,20 @@ export class RowCache {
 
   /**
    * The JSON array of these rows' stored JSON, in this order: what `json_each` + group_concat gives; between
-   * `before` and `after`, so that the answer around it costs no second copy of the rows.
+   * `before` and `after`, so that the answer around it costs no second copy of the rows; in memory from `bytes`.
    */
-  page(resource: Resource, rows: readonly number[], before: Uint8Array = NONE, after: Uint8Array = NONE): Buffer {
+  page(
+    resource: Resource,
+    rows: readonly number[],
+    before: Uint8Array = NONE,
+    after: Uint8Array = NONE,
+    bytes: TakeBytes = Buffer.allocUnsafe,
+  ): Buffer {
     const index = this.#index(resource);
     const read = this.#readMissing(resource, index, rows);
     let total = 2;
     for (const rn of rows) total += (index.length[rn] || read.get(rn)?.length || -1) + 1;
-    const out = Buffer.allocUnsafe(before.length + Math.max(2, total - 1) + after.length);
+    const out = bytes(before.length + Math.max(2, total - 1) + after.length);
     out.set(before);
     const open = before.length;
     out[open] = OPEN;
@@ -126,6 +133,7 @@ export function pageJson(
   rows: readonly number[],
   before?: Uint8Array,
   after?: Uint8Array,
+  bytes?: TakeBytes,
 ): Buffer {
-  return store.memo('dkan:row-cache', (s) => new RowCache(s)).page(resource, rows, before, after);
+  return store.memo('dkan:row-cache', (s) => new RowCache(s)).page(resource, rows, before, after, bytes);
 }
