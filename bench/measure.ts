@@ -45,7 +45,6 @@ export async function measure(run: MeasureRun, ctx: BenchContext, mock: Server, 
   } finally {
     for (const [, server] of baselines) await server.stop();
   }
-  if (w.shapeProbe) run.rows.push(await shapeProbeRow(run, ctx, w.id));
 }
 
 /** The workload's baselines, on the captured answers (replays) or on the SQL mockyard's planner gives. */
@@ -181,8 +180,14 @@ async function measureAt(
   w.check?.({ connections, result: m, ratios, ...rss, goal: run.goal });
 }
 
-/** The DKAN mix one request at a time, each shape once (kept for the goals that compare workloads). */
-async function shapeProbeRow(run: MeasureRun, ctx: BenchContext, id: string): Promise<Row> {
+/**
+ * The DKAN mix one request at a time, each shape once (kept for the goals that compare workloads), on a fresh
+ * server of its own. The caller runs it once the server the workload loaded has stopped: at 1,000,000 rows,
+ * with that server still there (idle, its five query processes holding about 2 GB of caches and mappings of
+ * the same file), the fresh server's first queries on a column spent 25-40 ms more of system time (slowest
+ * shape 43-53 ms, against 18-25 ms with it stopped; docs/performance.md).
+ */
+export async function shapeProbeRow(run: MeasureRun, ctx: BenchContext, id: string): Promise<Row> {
   const results = await probeShapes(ctx.dataDir, ctx.dkanShapes);
   run.shapeProbes.set(id, results);
   const ms = results.map((r) => r.ms).sort((a, b) => a - b);

@@ -8,7 +8,7 @@ import { packageRoot } from '../src/paths.js';
 import { ensureFixtures } from '../src/server.js';
 import { FixtureStore } from '../src/platform/data/fixture-store.js';
 import type { ProbeResult } from './dkan-probe.js';
-import { measure, type MeasureRun } from './measure.js';
+import { measure, shapeProbeRow, type MeasureRun } from './measure.js';
 import {
   type Server,
   wrkVersion,
@@ -299,6 +299,8 @@ async function main(): Promise<void> {
       store.close();
       await mock.stop();
     }
+    // One request at a time from a fresh server, with the loaded one gone (shapeProbeRow says why).
+    for (const w of list) if (w.shapeProbe) measureRun.rows.push(await shapeProbeRow(measureRun, ctx, w.id));
   }
 
   finalGoals(shapeProbes, goal);
