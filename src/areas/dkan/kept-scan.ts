@@ -5,7 +5,7 @@
 
 /**
  * Row rn is kept when keep[rn] is 1 (lookup null), or keep[lookup[rn]] is 1 (a condition on one column); keep
- * null: every row is.
+ * null: every row is. Every byte of `keep` is 0 or 1: rows are counted by adding them up.
  */
 export interface KeptBytes {
   keep: Uint8Array | null;
