@@ -1,6 +1,6 @@
 // Process, load and measurement helpers for the benchmark.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -139,14 +139,34 @@ export function waitReady(
   });
 }
 
-export function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
+/**
+ * Stops a server and waits for its own child processes (mockyard's query processes) to be gone too: they exit
+ * when the server's channel closes, and a server's processes holding gigabytes at 1,000,000 rows still
+ * unmapping them would share the core with whatever the bench starts next.
+ */
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const children = childPids(child.pid);
+  await new Promise<void>((resolve) => {
     child.removeAllListeners('exit');
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 5000).unref();
   });
+  for (let waited = 0; waited < 5000 && children.some((pid) => existsSync(`/proc/${pid}`)); waited += 20)
+    await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** The process ids of a process's children (Linux /proc; none elsewhere). */
+function childPids(pid: number | undefined): number[] {
+  if (!pid) return [];
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
+  }
 }
 
 export interface RssParts {
@@ -174,14 +194,9 @@ export function rssParts(pid: number | undefined): RssParts {
 /** Resident memory of a process's child processes, MiB. */
 function childrenRssMiB(pid: number | undefined): { count: number; mib: number } {
   if (!pid) return { count: 0, mib: NaN };
-  try {
-    const children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean),
-    );
-    return { count: children.length, mib: children.reduce((sum, child) => sum + (rssMiB(Number(child)) || 0), 0) };
-  } catch {
-    return { count: 0, mib: NaN };
-  }
+  if (!existsSync(`/proc/${pid}`)) return { count: 0, mib: NaN };
+  const children = childPids(pid);
+  return { count: children.length, mib: children.reduce((sum, child) => sum + (rssMiB(child) || 0), 0) };
 }
 
 export function rssMiB(pid: number | undefined): number {
